@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Every target is built with the same strict settings: Swift 6 language mode (complete
+/// concurrency checking) plus the upcoming features that make dependencies explicit.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "hearth", targets: ["hearth"]),
+        .library(name: "HearthServer", targets: ["HearthServer"]),
+    ],
+    targets: [
+        // C libraries from Debian, bound through module maps.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The layers, lowest first. A target only depends on targets above it in this list.
+        .target(name: "HearthBase"),
+        .target(name: "HearthCrypto", dependencies: ["HearthBase", "COpenSSL", "CArgon2"]),
+        .target(name: "HearthHTTP", dependencies: ["HearthBase", "CMicroHTTPD", "CZlib"]),
+        .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite"]),
+        .target(name: "HearthCore", dependencies: ["HearthBase", "HearthCrypto", "HearthStore"]),
+        .target(name: "HearthServer", dependencies: ["HearthBase", "HearthCore", "HearthHTTP", "HearthCrypto", "HearthStore"]),
+        .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
+
+        .testTarget(name: "HearthBaseTests", dependencies: ["HearthBase"]),
+        .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
+        .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
+        .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
+        .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}
