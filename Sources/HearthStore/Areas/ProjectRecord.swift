@@ -1,0 +1,86 @@
+/// A project as stored: its identifiers plus the JSON document of its configuration, which
+/// the domain layer encodes and decodes. `revision` grows with every change, so nodes can
+/// tell when their cached copy is stale.
+public struct ProjectRecord: Sendable, Equatable {
+    public var projectID: String
+    public var projectNumber: String
+    public var document: String
+    public var revision: Int64
+    public var updatedAt: Int64
+
+    public init(projectID: String, projectNumber: String, document: String, revision: Int64, updatedAt: Int64) {
+        self.projectID = projectID
+        self.projectNumber = projectNumber
+        self.document = document
+        self.revision = revision
+        self.updatedAt = updatedAt
+    }
+}
+
+extension StoreReading {
+    public func projects() throws(StoreError) -> [ProjectRecord] {
+        try connection.query(
+            "SELECT project_id, project_number, document, revision, updated_at FROM projects ORDER BY project_id",
+            []
+        ).map(ProjectRecord.init(row:))
+    }
+
+    public func project(id: String) throws(StoreError) -> ProjectRecord? {
+        try connection.queryFirst(
+            "SELECT project_id, project_number, document, revision, updated_at FROM projects WHERE project_id = ?",
+            [.text(id)]
+        ).map(ProjectRecord.init(row:))
+    }
+}
+
+extension WriteTransaction {
+    /// Inserts the project, or replaces the stored one with the same ID. The revision is
+    /// set to one more than the highest revision in the table.
+    @discardableResult
+    public func saveProject(
+        id: String,
+        number: String,
+        document: String,
+        at now: Int64
+    ) throws(StoreError) -> ProjectRecord {
+        let revision =
+            (try connection.queryFirst("SELECT COALESCE(MAX(revision), 0) FROM projects", [])?.int64(0) ?? 0) + 1
+        try connection.execute(
+            """
+            INSERT INTO projects (project_id, project_number, document, revision, updated_at)
+            VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (project_id) DO UPDATE SET
+                project_number = excluded.project_number,
+                document = excluded.document,
+                revision = excluded.revision,
+                updated_at = excluded.updated_at
+            """,
+            [.text(id), .text(number), .text(document), .integer(revision), .integer(now)]
+        )
+        return ProjectRecord(
+            projectID: id,
+            projectNumber: number,
+            document: document,
+            revision: revision,
+            updatedAt: now
+        )
+    }
+
+    /// Deletes the project and, through the foreign keys, everything that belongs to it.
+    @discardableResult
+    public func deleteProject(id: String) throws(StoreError) -> Bool {
+        try connection.execute("DELETE FROM projects WHERE project_id = ?", [.text(id)]) > 0
+    }
+}
+
+extension ProjectRecord {
+    init(row: SQLRow) {
+        self.init(
+            projectID: row.string(0),
+            projectNumber: row.string(1),
+            document: row.string(2),
+            revision: row.int64(3),
+            updatedAt: row.int64(4)
+        )
+    }
+}

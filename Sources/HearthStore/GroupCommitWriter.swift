@@ -1,0 +1,182 @@
+import Dispatch
+import HearthBase
+import Synchronization
+
+/// Serialises writes onto one connection and commits them in groups: every write waiting
+/// when the writer becomes free joins one transaction, and all of them are released after
+/// its single commit (and fsync). Each write runs inside its own savepoint, so one that
+/// throws is rolled back alone.
+final class GroupCommitWriter: Sendable {
+    private struct Queue {
+        var pending: [PendingWrite] = []
+        var isClosed = false
+        var isStopped = false
+    }
+
+    private let queue = ConditionLock(Queue())
+    private let committedWrites = Atomic<Int>(0)
+    private let commits = Atomic<Int>(0)
+    private let maximumBatch: Int
+    private let report: @Sendable (String) -> Void
+
+    /// Starts the writer thread. `connection` is used by that thread only from now on.
+    init(
+        connection: sending any SQLConnection,
+        maximumBatch: Int = 512,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.maximumBatch = maximumBatch
+        self.report = report
+        let box = ConnectionBox(connection)
+        startBackgroundThread { [self] in
+            self.run(box.connection)
+        }
+    }
+
+    func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result {
+        let outcome = OutcomeBox<Result>()
+        let pending = PendingWrite(waits: true) { transaction in
+            outcome.value = try body(transaction)
+        }
+        try submit(pending)
+        pending.done.wait()
+        if let error = pending.error { throw error }
+        guard let value = outcome.value else { preconditionFailure("write finished without a result") }
+        return value
+    }
+
+    func enqueue(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
+        let pending = PendingWrite(waits: false, body: body)
+        do {
+            try submit(pending)
+        } catch {
+            report("queued write dropped: \(error)")
+        }
+    }
+
+    /// Refuses new writes, applies the queued ones and stops the thread.
+    func close() {
+        queue.withLockThenBroadcast { $0.isClosed = true }
+        queue.wait(until: { $0.isStopped }) { _ in }
+    }
+
+    private func submit(_ pending: PendingWrite) throws {
+        try queue.withLockThenBroadcast { queue in
+            if queue.isClosed { throw StoreError(.closed, "the store is closed") }
+            queue.pending.append(pending)
+        }
+    }
+
+    private func run(_ connection: any SQLConnection) {
+        while true {
+            let (batch, closing) = queue.wait(until: { !$0.pending.isEmpty || $0.isClosed }) {
+                queue -> ([PendingWrite], Bool) in
+                let count = min(queue.pending.count, maximumBatch)
+                let batch = Array(queue.pending.prefix(count))
+                queue.pending.removeFirst(count)
+                return (batch, queue.isClosed && queue.pending.isEmpty)
+            }
+            if !batch.isEmpty { commit(batch, on: connection) }
+            if closing { break }
+        }
+        queue.withLockThenBroadcast { $0.isStopped = true }
+    }
+
+    private func commit(_ batch: [PendingWrite], on connection: any SQLConnection) {
+        let transaction = WriteTransaction(connection: connection)
+        do {
+            try connection.execute(beginStatement(connection.dialect), [])
+        } catch {
+            finish(batch, failure: error)
+            return
+        }
+        for pending in batch {
+            do {
+                try connection.execute("SAVEPOINT write_job", [])
+                do {
+                    try pending.body(transaction)
+                    try connection.execute("RELEASE write_job", [])
+                } catch {
+                    pending.error = error
+                    try connection.execute("ROLLBACK TO write_job", [])
+                    try connection.execute("RELEASE write_job", [])
+                }
+            } catch {
+                // The savepoint machinery itself failed: the transaction can't be trusted.
+                rollback(connection)
+                finish(batch, failure: error)
+                return
+            }
+        }
+        do {
+            try connection.execute("COMMIT", [])
+        } catch {
+            rollback(connection)
+            finish(batch, failure: error)
+            return
+        }
+        commits.add(1, ordering: .relaxed)
+        committedWrites.add(batch.count, ordering: .relaxed)
+        finish(batch, failure: nil)
+    }
+
+    var statistics: StoreStatistics {
+        StoreStatistics(
+            commits: commits.load(ordering: .relaxed),
+            writes: committedWrites.load(ordering: .relaxed)
+        )
+    }
+
+    private func rollback(_ connection: any SQLConnection) {
+        do {
+            try connection.execute("ROLLBACK", [])
+        } catch {
+            report("rollback failed: \(error)")
+        }
+    }
+
+    private func finish(_ batch: [PendingWrite], failure: (any Error)?) {
+        for pending in batch {
+            if let failure, pending.error == nil { pending.error = failure }
+            if pending.waits {
+                pending.done.signal()
+            } else if let error = pending.error {
+                report("queued write failed: \(error)")
+            }
+        }
+    }
+
+    private func beginStatement(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
+        // (busy timeout) instead of failing half-way through the batch.
+        case .sqlite: "BEGIN IMMEDIATE"
+        case .postgres: "BEGIN"
+        }
+    }
+}
+
+/// One write waiting for the writer. The writer thread sets `error` before signalling
+/// `done`, and the caller reads it only after the signal, so the fields need no lock.
+private final class PendingWrite: @unchecked Sendable {
+    let waits: Bool
+    let body: @Sendable (WriteTransaction) throws -> Void
+    let done = DispatchSemaphore(value: 0)
+    var error: (any Error)?
+
+    init(waits: Bool, body: @escaping @Sendable (WriteTransaction) throws -> Void) {
+        self.waits = waits
+        self.body = body
+    }
+}
+
+/// Carries a write's result from the writer thread to the caller; ordered by `done`.
+private final class OutcomeBox<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// Hands the writer's connection to its thread, which then owns it alone.
+private final class ConnectionBox: @unchecked Sendable {
+    let connection: any SQLConnection
+    init(_ connection: any SQLConnection) { self.connection = connection }
+}

@@ -1,0 +1,164 @@
+import CSQLite
+
+/// `SQLITE_TRANSIENT` is a cast macro Swift cannot import: it tells SQLite to copy bound
+/// bytes before the call returns.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection and its cache of prepared statements. Not thread-safe: the store
+/// hands it to one thread at a time through its pool's lock or the writer's thread, which is
+/// what makes the `@unchecked Sendable` sound.
+final class SQLiteConnection: SQLConnection, @unchecked Sendable {
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+    let dialect = SQLDialect.sqlite
+
+    /// Opens (or creates, unless `readOnly`) the database at `path`.
+    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError(.cannotOpen, "cannot open \(path): \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        try bind(parameters, to: statement, sql: sql)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            if status != SQLITE_ROW { throw error(status, sql: sql) }
+        }
+        return Int(sqlite3_changes(handle))
+    }
+
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        try bind(parameters, to: statement, sql: sql)
+        var rows: [SQLRow] = []
+        let columnCount = sqlite3_column_count(statement)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw error(status, sql: sql) }
+            var values: [SQLValue] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                values.append(value(of: statement, column: column))
+            }
+            rows.append(SQLRow(values: values))
+        }
+        return rows
+    }
+
+    func executeScript(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        if status != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_free(message)
+            throw StoreError(Self.kind(of: status), text)
+        }
+    }
+
+    // MARK: - Statements
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status, sql: sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ parameters: [SQLValue], to statement: OpaquePointer, sql: String) throws(StoreError) {
+        sqlite3_clear_bindings(statement)
+        for (offset, parameter) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch parameter {
+            case .null:
+                status = sqlite3_bind_null(statement, index)
+            case .integer(let value):
+                status = sqlite3_bind_int64(statement, index, value)
+            case .real(let value):
+                status = sqlite3_bind_double(statement, index, value)
+            case .text(var value):
+                status = value.withUTF8 { utf8 in
+                    sqlite3_bind_text(statement, index, utf8.baseAddress, Int32(utf8.count), transientDestructor)
+                }
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { buffer in
+                    // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
+                    sqlite3_bind_blob(
+                        statement,
+                        index,
+                        buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        Int32(buffer.count),
+                        transientDestructor
+                    )
+                }
+            }
+            if status != SQLITE_OK { throw error(status, sql: sql) }
+        }
+    }
+
+    private func value(of statement: OpaquePointer, column: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    // MARK: - Errors
+
+    private func error(_ status: Int32, sql: String) -> StoreError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        return StoreError(Self.kind(of: status), "\(message) [\(sql.prefix(120))]")
+    }
+
+    // Extended result codes are expression macros Swift cannot import (sqlite3.h values).
+    private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
+    private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
+
+    private static func kind(of status: Int32) -> StoreError.Kind {
+        switch status {
+        case constraintUnique, constraintPrimaryKey: .uniqueViolation
+        case _ where status & 0xFF == SQLITE_CONSTRAINT: .constraintViolation
+        case _ where status & 0xFF == SQLITE_BUSY, _ where status & 0xFF == SQLITE_LOCKED: .busy
+        case _ where status & 0xFF == SQLITE_CANTOPEN: .cannotOpen
+        case _ where status & 0xFF == SQLITE_IOERR, SQLITE_FULL: .io
+        case _ where status & 0xFF == SQLITE_READONLY: .io
+        default: .other
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import HearthBase
+import Synchronization
+
+/// The embedded store: one SQLite database file in WAL mode with `synchronous=FULL`, so an
+/// acknowledged write survives a power loss. Writes go through one group-committing writer;
+/// reads use a pool of read-only connections and run in parallel with it.
+public final class SQLiteStore: Store {
+    public struct Configuration: Sendable {
+        public var path: String
+        public var busyTimeoutMilliseconds: Int32 = 5000
+        public var maximumBatch = 512
+        /// Idle read connections kept open for reuse.
+        public var pooledReaders = 8
+
+        public init(path: String) { self.path = path }
+    }
+
+    private let configuration: Configuration
+    private let writer: GroupCommitWriter
+    private let readers = Mutex<[SQLiteConnection]>([])
+    private let isClosed = Atomic<Bool>(false)
+
+    /// Opens (creating if needed) the database and brings its schema up to date.
+    public init(
+        _ configuration: Configuration,
+        migrations: [Migration] = Schema.migrations,
+        report: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(StoreError) {
+        self.configuration = configuration
+        let connection = try SQLiteConnection(
+            path: configuration.path,
+            readOnly: false,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
+        )
+        try connection.executeScript(
+            """
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA temp_store = MEMORY;
+            """
+        )
+        try Migration.apply(migrations, on: connection)
+        writer = GroupCommitWriter(connection: connection, maximumBatch: configuration.maximumBatch, report: report)
+    }
+
+    public func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
+        if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
+        let connection = try borrowReader()
+        defer { returnReader(connection) }
+        try connection.execute("BEGIN", [])
+        defer { _ = try? connection.execute("COMMIT", []) }
+        return try body(ReadTransaction(connection: connection))
+    }
+
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Result
+    ) throws -> Result {
+        try writer.write(body)
+    }
+
+    public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
+        writer.enqueue(body)
+    }
+
+    public var statistics: StoreStatistics { writer.statistics }
+
+    public func close() {
+        guard !isClosed.exchange(true, ordering: .relaxed) else { return }
+        writer.close()
+        readers.withLock { $0.removeAll() }
+    }
+
+    private func borrowReader() throws(StoreError) -> SQLiteConnection {
+        if let connection = readers.withLock({ $0.popLast() }) { return connection }
+        return try SQLiteConnection(
+            path: configuration.path,
+            readOnly: true,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
+        )
+    }
+
+    private func returnReader(_ connection: SQLiteConnection) {
+        readers.withLock { pool in
+            if pool.count < configuration.pooledReaders { pool.append(connection) }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Hearth's schema, every version in order. Append; never edit a released step.
+public enum Schema {
+    public static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            name: "projects and signing keys",
+            sql: """
+                CREATE TABLE projects (
+                    project_id TEXT PRIMARY KEY,
+                    project_number TEXT NOT NULL UNIQUE,
+                    document TEXT NOT NULL,
+                    revision BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                CREATE TABLE signing_keys (
+                    key_id TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL REFERENCES projects(project_id) ON DELETE CASCADE,
+                    purpose TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    public_jwk TEXT NOT NULL,
+                    sealed_private_key BYTES NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    retired_at BIGINT,
+                    publish_until BIGINT
+                );
+                CREATE UNIQUE INDEX signing_keys_one_active
+                    ON signing_keys (project_id, purpose) WHERE retired_at IS NULL;
+                """
+        )
+    ]
+}

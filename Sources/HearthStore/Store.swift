@@ -1,0 +1,57 @@
+/// Durable storage for everything Hearth keeps. Implementations: `SQLiteStore` (embedded,
+/// the default) and, later, PostgreSQL for several nodes on one database.
+///
+/// The contract every implementation must keep, checked by `StoreContractTests`:
+/// * `write` returns only after its changes are durable (committed and synced); if it throws,
+///   none of its changes are visible, and other writers' changes are unaffected.
+/// * Concurrent `write` calls may share one transaction and one sync (group commit), but each
+///   behaves as if it ran alone, in some serial order.
+/// * `read` sees every write acknowledged before it started, and one consistent snapshot.
+/// * Writes queued with `enqueueWrite` are applied in order with later writes, without a
+///   caller waiting; they may be lost in a crash.
+public protocol Store: Sendable {
+    /// Runs `body` against a consistent snapshot of the store, on the calling thread.
+    func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result
+
+    /// Runs `body` in a write transaction and returns after that transaction is durable.
+    /// `body` runs on the store's writer and must not block on anything but the store.
+    func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result
+
+    /// Queues a write nobody waits for (bookkeeping such as last-seen times).
+    func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void)
+
+    /// Applies queued writes, then closes every connection. Later calls throw `.closed`.
+    func close()
+
+    /// Counters for metrics and for checking that writes are grouped.
+    var statistics: StoreStatistics { get }
+}
+
+/// How many write transactions were committed, and how many writes they carried.
+public struct StoreStatistics: Sendable, Equatable {
+    public var commits: Int
+    public var writes: Int
+
+    public init(commits: Int, writes: Int) {
+        self.commits = commits
+        self.writes = writes
+    }
+}
+
+/// Read access during a `read` or `write`. Each area of the store adds its queries in an
+/// extension of `StoreReading` (`StoreReading+Projects.swift`, ...).
+public protocol StoreReading {
+    var connection: any SQLConnection { get }
+}
+
+/// A read-only view of the store.
+public struct ReadTransaction: StoreReading {
+    public let connection: any SQLConnection
+    init(connection: any SQLConnection) { self.connection = connection }
+}
+
+/// The changes of one `write`. Areas add their statements in extensions of this type.
+public struct WriteTransaction: StoreReading {
+    public let connection: any SQLConnection
+    init(connection: any SQLConnection) { self.connection = connection }
+}

@@ -1,0 +1,33 @@
+/// A failure of the store. It carries the backend's message for logs; callers branch on `kind`.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A unique or primary-key constraint refused the write.
+        case uniqueViolation
+        /// Another constraint (foreign key, check, not null) refused the write.
+        case constraintViolation
+        /// The database stayed locked past the busy timeout.
+        case busy
+        /// The database could not be opened or created.
+        case cannotOpen
+        /// The disk is full, unwritable, or failed.
+        case io
+        /// The store is shutting down or closed.
+        case closed
+        /// The schema is newer than this binary understands.
+        case incompatibleSchema
+        /// A stored value could not be decoded.
+        case corruptValue
+        /// Anything else the backend reported.
+        case other
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "store error (\(kind)): \(message)" }
+}
