@@ -15,6 +15,7 @@ public protocol Store: Sendable {
 
     /// Runs `body` in a write transaction and returns after that transaction is durable.
     /// `body` runs on the store's writer and must not block on anything but the store.
+    @discardableResult
     func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result
 
     /// Queues a write nobody waits for (bookkeeping such as last-seen times).

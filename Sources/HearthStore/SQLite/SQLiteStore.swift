@@ -53,6 +53,7 @@ public final class SQLiteStore: Store {
         return try body(ReadTransaction(connection: connection))
     }
 
+    @discardableResult
     public func write<Result: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Result
     ) throws -> Result {

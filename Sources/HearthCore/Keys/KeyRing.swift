@@ -1,0 +1,192 @@
+import FoundationEssentials
+public import HearthBase
+public import HearthCrypto
+public import HearthStore
+import Synchronization
+
+/// The signing keys of every project: made on first use, kept sealed in the store under the
+/// master key, cached in memory, rotatable. A retired key stays published (and accepted)
+/// until every token it signed has expired.
+public final class KeyRing: Sendable {
+    /// What a key signs. Each purpose has its own key and algorithm.
+    public enum Purpose: String, Sendable, CaseIterable {
+        /// Installation auth tokens, ES256 like Firebase Installations.
+        case installations
+        /// ID tokens, RS256 like Firebase Auth.
+        case idTokens
+
+        var algorithm: String {
+            switch self {
+            case .installations: "ES256"
+            case .idTokens: "RS256"
+            }
+        }
+    }
+
+    /// The key that signs new tokens, ready to use.
+    public struct ActiveKey: Sendable {
+        public let keyID: String
+        public let key: JWT.SigningKey
+    }
+
+    private struct CacheKey: Hashable {
+        let projectID: String
+        let purpose: Purpose
+    }
+
+    private struct Cached<Value> {
+        let value: Value
+        let loadedAt: Int64
+    }
+
+    private struct PublishedKey {
+        let key: JWT.VerificationKey
+        let publishUntil: Int64?
+    }
+
+    private let store: any Store
+    private let clock: any Clock
+    private let masterKey: MasterKey
+    /// How long a node trusts its cached active key before asking the store again, so a
+    /// rotation made on another node is picked up.
+    private let cacheMilliseconds: Int64
+    private let active = Mutex<[CacheKey: Cached<ActiveKey>]>([:])
+    private let published = Mutex<[String: PublishedKey]>([:])
+
+    /// Retired keys stay published this long after the last token they signed expires.
+    static let publicationLeewaySeconds: Int64 = 300
+
+    public init(store: any Store, clock: any Clock, masterKey: MasterKey, cacheMilliseconds: Int64 = 60_000) {
+        self.store = store
+        self.clock = clock
+        self.masterKey = masterKey
+        self.cacheMilliseconds = cacheMilliseconds
+    }
+
+    /// The key that signs `purpose` tokens for the project, made now if it has none.
+    public func activeKey(projectID: String, purpose: Purpose) throws -> ActiveKey {
+        let cacheKey = CacheKey(projectID: projectID, purpose: purpose)
+        let now = clock.nowMilliseconds()
+        if let cached = active.withLock({ $0[cacheKey] }), now - cached.loadedAt < cacheMilliseconds {
+            return cached.value
+        }
+        let record =
+            try store.read { try $0.activeSigningKey(projectID: projectID, purpose: purpose.rawValue) }
+            ?? makeKey(projectID: projectID, purpose: purpose)
+        let key = try open(record)
+        active.withLock { $0[cacheKey] = Cached(value: key, loadedAt: now) }
+        return key
+    }
+
+    /// Replaces the active key for `purpose` with a new one. The old key stays published for
+    /// `tokenLifetimeSeconds` (plus a small leeway) so tokens it signed keep verifying.
+    @discardableResult
+    public func rotate(projectID: String, purpose: Purpose, tokenLifetimeSeconds: Int64) throws -> String {
+        let record = try sealedNewKey(projectID: projectID, purpose: purpose)
+        let now = clock.nowSeconds()
+        let publishUntil = now + tokenLifetimeSeconds + Self.publicationLeewaySeconds
+        try store.write { transaction in
+            try transaction.retireSigningKey(
+                projectID: projectID,
+                purpose: purpose.rawValue,
+                at: now,
+                publishUntil: publishUntil
+            )
+            try transaction.insertSigningKey(record)
+        }
+        active.withLock { $0[CacheKey(projectID: projectID, purpose: purpose)] = nil }
+        published.withLock { $0.removeAll() }
+        return record.keyID
+    }
+
+    /// The public keys a verifier should accept for the project: the active ones and the
+    /// retired ones still inside their publication window.
+    public func publishedKeys(projectID: String) throws -> [JSONWebKey] {
+        let records = try store.read { try $0.publishedSigningKeys(projectID: projectID, now: clock.nowSeconds()) }
+        return try records.map { record in
+            var jwk = try JSONDecoder().decode(JSONWebKey.self, from: Data(record.publicJWK.utf8))
+            jwk.kid = record.keyID
+            jwk.alg = record.algorithm
+            jwk.use = "sig"
+            return jwk
+        }
+    }
+
+    /// The public key with this ID, if it belongs to the project and may still be presented.
+    public func verificationKey(projectID: String, keyID: String) -> JWT.VerificationKey? {
+        let now = clock.nowSeconds()
+        if let known = published.withLock({ $0[keyID] }) {
+            if let until = known.publishUntil, until <= now { return nil }
+            return known.key
+        }
+        guard let record = try? store.read({ try $0.signingKey(id: keyID) }), record.projectID == projectID,
+            let jwk = try? JSONDecoder().decode(JSONWebKey.self, from: Data(record.publicJWK.utf8)),
+            let key = try? Self.verificationKey(jwk: jwk, algorithm: record.algorithm)
+        else { return nil }
+        published.withLock { $0[keyID] = PublishedKey(key: key, publishUntil: record.publishUntil) }
+        if let until = record.publishUntil, until <= now { return nil }
+        return key
+    }
+
+    // MARK: - Making and opening keys
+
+    private func makeKey(projectID: String, purpose: Purpose) throws -> SigningKeyRecord {
+        let record = try sealedNewKey(projectID: projectID, purpose: purpose)
+        do {
+            try store.write { try $0.insertSigningKey(record) }
+            return record
+        } catch let error as StoreError where error.kind == .uniqueViolation {
+            // Another node or request made the first key at the same moment: use theirs.
+            guard
+                let winner = try store.read({
+                    try $0.activeSigningKey(projectID: projectID, purpose: purpose.rawValue)
+                })
+            else { throw error }
+            return winner
+        }
+    }
+
+    private func sealedNewKey(projectID: String, purpose: Purpose) throws -> SigningKeyRecord {
+        let keyID = Hex.encode(SecureRandom.bytes(count: 20))
+        let privatePEM: String
+        let publicJWK: JSONWebKey
+        switch purpose {
+        case .installations:
+            let key = ES256.PrivateKey.generate()
+            privatePEM = key.pemRepresentation
+            publicJWK = key.publicKey.jwk
+        case .idTokens:
+            let key = try RS256.PrivateKey.generate(bits: 2048)
+            privatePEM = key.pemRepresentation
+            publicJWK = key.publicKey.jwk
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return SigningKeyRecord(
+            keyID: keyID,
+            projectID: projectID,
+            purpose: purpose.rawValue,
+            algorithm: purpose.algorithm,
+            publicJWK: String(decoding: try encoder.encode(publicJWK), as: UTF8.self),
+            sealedPrivateKey: masterKey.seal(Array(privatePEM.utf8), context: keyID),
+            createdAt: clock.nowSeconds()
+        )
+    }
+
+    private func open(_ record: SigningKeyRecord) throws -> ActiveKey {
+        let pem = String(decoding: try masterKey.open(record.sealedPrivateKey, context: record.keyID), as: UTF8.self)
+        switch record.algorithm {
+        case "ES256": return ActiveKey(keyID: record.keyID, key: .es256(try ES256.PrivateKey(pem: pem)))
+        case "RS256": return ActiveKey(keyID: record.keyID, key: .rs256(try RS256.PrivateKey(pem: pem)))
+        default: throw StoreError(.corruptValue, "signing key \(record.keyID) has unknown algorithm \(record.algorithm)")
+        }
+    }
+
+    private static func verificationKey(jwk: JSONWebKey, algorithm: String) throws -> JWT.VerificationKey {
+        switch algorithm {
+        case "ES256": .es256(try ES256.PublicKey(jwk: jwk))
+        case "RS256": .rs256(try RS256.PublicKey(jwk: jwk))
+        default: throw StoreError(.corruptValue, "unknown algorithm \(algorithm)")
+        }
+    }
+}

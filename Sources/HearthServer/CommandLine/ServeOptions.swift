@@ -1,0 +1,101 @@
+/// Everything `hearth serve` is told on its command line.
+public struct ServeOptions: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 9099
+    public var dataDirectory = ".hearth"
+    /// `sqlite:PATH` or `postgres://...`; `sqlite:<data>/hearth.db` when not given.
+    public var databaseURL: String?
+    public var configPath: String?
+    /// Adds the development seed (and its `Bearer owner` credential) to configured projects.
+    public var development = false
+    /// The base of links Hearth makes (`<publicURL>/__/auth/action`).
+    public var publicURL: String?
+    public var threads = 0
+    public var connectionLimit = 1_000
+    public var connectionTimeoutSeconds = 30
+    public var maxBodyBytes = 1 << 20
+    public var smtpURL: String?
+
+    public init() {}
+
+    /// Without a configuration file Hearth runs the development seed.
+    public var runsDevelopmentSeed: Bool { configPath == nil || development }
+
+    public var effectiveDatabaseURL: String { databaseURL ?? "sqlite:\(dataDirectory)/hearth.db" }
+
+    public var effectivePublicURL: String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return host.contains(":") && shownHost == host ? "http://[\(host)]:\(port)" : "http://\(shownHost):\(port)"
+    }
+
+    static let valuedFlags: Set<String> = [
+        "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
+        "connection-timeout", "max-body-bytes", "smtp",
+    ]
+
+    public static let usage = """
+        usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
+                            [--config FILE] [--dev] [--public-url URL] [--smtp URL]
+                            [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
+                            [--max-body-bytes N]
+
+        Runs the server. Without --config it runs the development seed (project demo-project,
+        API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
+
+          --host HOST             address to listen on (default 127.0.0.1)
+          --port PORT             TCP port (default 9099; 0 picks a free one)
+          --data DIR              data directory: database, master key (default .hearth)
+          --database URL          sqlite:PATH (default sqlite:<data>/hearth.db)
+          --config FILE           JSON file with the production projects
+          --dev                   also run the development seed next to --config projects
+          --public-url URL        base URL of the links Hearth makes (default http://HOST:PORT)
+          --smtp URL              deliver mail through smtp:// or smtps:// (default: log only)
+          --threads N             HTTP worker threads (default: number of cores)
+          --connection-limit N    open connections at most (default 1000)
+          --connection-timeout S  close idle or slow connections after S seconds (default 30)
+          --max-body-bytes N      largest request body, after gzip (default 1048576)
+        """
+
+    /// Reads the flags that follow `hearth serve`.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
+        let parsed = try ParsedArguments(arguments, command: "serve", valued: valuedFlags, switches: ["dev"])
+        if let extra = parsed.positional.first { throw UsageError("hearth serve: unexpected argument \"\(extra)\"") }
+        var options = ServeOptions()
+        options.host = parsed.value("host") ?? options.host
+        options.port = try parsed.integer("port", default: options.port, in: 0...65_535, command: "serve")
+        options.dataDirectory = parsed.value("data") ?? options.dataDirectory
+        options.databaseURL = parsed.value("database")
+        options.configPath = parsed.value("config")
+        options.development = parsed.flag("dev")
+        options.publicURL = parsed.value("public-url")
+        options.threads = try parsed.integer("threads", default: 0, in: 0...256, command: "serve")
+        options.connectionLimit = try parsed.integer(
+            "connection-limit",
+            default: options.connectionLimit,
+            in: 1...1_000_000,
+            command: "serve"
+        )
+        options.connectionTimeoutSeconds = try parsed.integer(
+            "connection-timeout",
+            default: options.connectionTimeoutSeconds,
+            in: 1...3_600,
+            command: "serve"
+        )
+        options.maxBodyBytes = try parsed.integer(
+            "max-body-bytes",
+            default: options.maxBodyBytes,
+            in: 1_024...(1 << 30),
+            command: "serve"
+        )
+        options.smtpURL = parsed.value("smtp")
+        if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
+        if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw UsageError("hearth serve: --public-url must start with http:// or https://")
+        }
+        if let url = options.databaseURL, !(url.hasPrefix("sqlite:") || url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+            throw UsageError("hearth serve: --database must be sqlite:PATH or postgres://...")
+        }
+        return options
+    }
+}
