@@ -156,7 +156,7 @@ public final class KeyRing: Sendable {
             privatePEM = key.pemRepresentation
             publicJWK = key.publicKey.jwk
         case .idTokens:
-            let key = try RS256.PrivateKey.generate(bits: 2048)
+            let key = RS256.PrivateKey.generate(bits: 2048)
             privatePEM = key.pemRepresentation
             publicJWK = key.publicKey.jwk
         }

@@ -1,4 +1,4 @@
-public import HearthCrypto
+import HearthCrypto
 
 /// The server's secret that seals signing keys at rest (AES-256-GCM). It lives in the data
 /// directory (`master.key`, mode 0600) or comes from `HEARTH_MASTER_KEY`; losing it makes
