@@ -40,6 +40,7 @@ public final class KeyRing: Sendable {
     }
 
     private struct PublishedKey {
+        let projectID: String
         let key: JWT.VerificationKey
         let publishUntil: Int64?
     }
@@ -116,6 +117,7 @@ public final class KeyRing: Sendable {
     public func verificationKey(projectID: String, keyID: String) -> JWT.VerificationKey? {
         let now = clock.nowSeconds()
         if let known = published.withLock({ $0[keyID] }) {
+            guard known.projectID == projectID else { return nil }
             if let until = known.publishUntil, until <= now { return nil }
             return known.key
         }
@@ -123,7 +125,9 @@ public final class KeyRing: Sendable {
             let jwk = try? JSONDecoder().decode(JSONWebKey.self, from: Data(record.publicJWK.utf8)),
             let key = try? Self.verificationKey(jwk: jwk, algorithm: record.algorithm)
         else { return nil }
-        published.withLock { $0[keyID] = PublishedKey(key: key, publishUntil: record.publishUntil) }
+        published.withLock {
+            $0[keyID] = PublishedKey(projectID: projectID, key: key, publishUntil: record.publishUntil)
+        }
         if let until = record.publishUntil, until <= now { return nil }
         return key
     }
@@ -178,7 +182,8 @@ public final class KeyRing: Sendable {
         switch record.algorithm {
         case "ES256": return ActiveKey(keyID: record.keyID, key: .es256(try ES256.PrivateKey(pem: pem)))
         case "RS256": return ActiveKey(keyID: record.keyID, key: .rs256(try RS256.PrivateKey(pem: pem)))
-        default: throw StoreError(.corruptValue, "signing key \(record.keyID) has unknown algorithm \(record.algorithm)")
+        default:
+            throw StoreError(.corruptValue, "signing key \(record.keyID) has unknown algorithm \(record.algorithm)")
         }
     }
 

@@ -48,7 +48,10 @@ public final class ProjectDirectory: Sendable {
         let now = clock.nowSeconds()
         let others = all.filter { $0.id != project.id }
         if let clash = others.first(where: { $0.number == project.number }) {
-            throw ProjectValidationError(projectID: project.id, problems: ["projectNumber is already used by \(clash.id)"])
+            throw ProjectValidationError(
+                projectID: project.id,
+                problems: ["projectNumber is already used by \(clash.id)"]
+            )
         }
         if let clash = others.first(where: { !Set($0.apiKeys).isDisjoint(with: project.apiKeys) }) {
             throw ProjectValidationError(projectID: project.id, problems: ["an API key is already used by \(clash.id)"])

@@ -31,14 +31,23 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
             .installationTokenLifetimeSeconds,
             defaults.installationTokenLifetimeSeconds
         )
-        installationInactivitySeconds = try value(.installationInactivitySeconds, defaults.installationInactivitySeconds)
+        installationInactivitySeconds = try value(
+            .installationInactivitySeconds,
+            defaults.installationInactivitySeconds
+        )
         idTokenLifetimeSeconds = try value(.idTokenLifetimeSeconds, defaults.idTokenLifetimeSeconds)
         passwordResetCodeLifetimeSeconds = try value(
             .passwordResetCodeLifetimeSeconds,
             defaults.passwordResetCodeLifetimeSeconds
         )
-        verifyEmailCodeLifetimeSeconds = try value(.verifyEmailCodeLifetimeSeconds, defaults.verifyEmailCodeLifetimeSeconds)
-        emailSignInCodeLifetimeSeconds = try value(.emailSignInCodeLifetimeSeconds, defaults.emailSignInCodeLifetimeSeconds)
+        verifyEmailCodeLifetimeSeconds = try value(
+            .verifyEmailCodeLifetimeSeconds,
+            defaults.verifyEmailCodeLifetimeSeconds
+        )
+        emailSignInCodeLifetimeSeconds = try value(
+            .emailSignInCodeLifetimeSeconds,
+            defaults.emailSignInCodeLifetimeSeconds
+        )
         verifyAndChangeEmailCodeLifetimeSeconds = try value(
             .verifyAndChangeEmailCodeLifetimeSeconds,
             defaults.verifyAndChangeEmailCodeLifetimeSeconds

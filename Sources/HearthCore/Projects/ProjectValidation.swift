@@ -20,7 +20,8 @@ extension Project {
                 "projectId must be 6 to 30 characters of lower-case letters, digits and hyphens, starting with a letter"
             )
         }
-        if number.isEmpty || number.count > 20 || !number.allSatisfy(\.isASCIIDigit) {
+        let numberIsValid = !number.isEmpty && number.count <= 20 && number.allSatisfy(\.isASCIIDigit)
+        if !numberIsValid {
             problems.append("projectNumber must be 1 to 20 decimal digits")
         }
         if apiKeys.isEmpty { problems.append("at least one API key is needed") }
@@ -34,7 +35,7 @@ extension Project {
             var app = app
             if !appIDs.insert(app.id).inserted { problems.append("app \(app.id) is listed twice") }
             let prefix = "1:\(number):\(app.platform.rawValue):"
-            if !app.id.hasPrefix(prefix) || app.id.count == prefix.count {
+            if numberIsValid && (!app.id.hasPrefix(prefix) || app.id.count == prefix.count) {
                 problems.append("app ID \"\(app.id)\" must look like \(prefix)<hex>")
             }
             switch app.platform {

@@ -15,7 +15,9 @@ struct ParsedArguments {
     /// - Parameters:
     ///   - valued: flags that take a value (`--port 9099`).
     ///   - switches: flags that take none (`--dev`).
-    init(_ arguments: some Sequence<String>, command: String, valued: Set<String>, switches known: Set<String>) throws(UsageError) {
+    init(_ arguments: some Sequence<String>, command: String, valued: Set<String>, switches known: Set<String>)
+        throws(UsageError)
+    {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             guard argument.hasPrefix("--"), argument.count > 2 else {
@@ -47,7 +49,9 @@ struct ParsedArguments {
     func flag(_ name: String) -> Bool { switches.contains(name) }
 
     /// The value of an integer flag within `range`, or `defaultValue` when absent.
-    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int {
+    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>, command: String)
+        throws(UsageError) -> Int
+    {
         guard let text = values[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(

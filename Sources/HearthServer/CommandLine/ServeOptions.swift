@@ -93,7 +93,9 @@ public struct ServeOptions: Sendable, Equatable {
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw UsageError("hearth serve: --public-url must start with http:// or https://")
         }
-        if let url = options.databaseURL, !(url.hasPrefix("sqlite:") || url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+        if let url = options.databaseURL,
+            !(url.hasPrefix("sqlite:") || url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"))
+        {
             throw UsageError("hearth serve: --database must be sqlite:PATH or postgres://...")
         }
         return options

@@ -1,0 +1,74 @@
+import HearthBase
+import HearthCore
+import HearthCrypto
+import HearthStore
+import Testing
+
+@Suite struct KeyRingTests {
+    private func makeRing(_ temporary: TemporaryStore, clock: any Clock, masterKey: MasterKey = .generate()) throws
+        -> KeyRing
+    {
+        let directory = try ProjectDirectory(store: temporary.store, clock: clock)
+        try directory.save(DevelopmentSeed.project)
+        return KeyRing(store: temporary.store, clock: clock, masterKey: masterKey)
+    }
+
+    @Test func theFirstUseMakesOneKeyPerPurposeAndLaterUsesReuseIt() throws {
+        let temporary = try TemporaryStore()
+        let ring = try makeRing(temporary, clock: SystemClock())
+        let first = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let again = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let idKey = try ring.activeKey(projectID: "demo-project", purpose: .idTokens)
+        #expect(first.keyID == again.keyID)
+        #expect(first.keyID != idKey.keyID)
+        let published = try ring.publishedKeys(projectID: "demo-project")
+        #expect(Set(published.map(\.kid)) == [first.keyID, idKey.keyID])
+        #expect(Set(published.compactMap(\.alg)) == ["ES256", "RS256"])
+    }
+
+    @Test func aTokenSignedByTheActiveKeyVerifiesWithThePublishedKey() throws {
+        let temporary = try TemporaryStore()
+        let clock = SystemClock()
+        let ring = try makeRing(temporary, clock: clock)
+        let active = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let token = try JWT.sign(payload: Array(#"{"fid":"x"}"#.utf8), key: active.key, keyID: active.keyID)
+        let verified = try JWT.verify(
+            token,
+            keys: { kid in kid.flatMap { ring.verificationKey(projectID: "demo-project", keyID: $0) } },
+            now: clock.nowSeconds()
+        )
+        #expect(verified.header.kid == active.keyID)
+        #expect(ring.verificationKey(projectID: "other-project", keyID: active.keyID) == nil)
+    }
+
+    @Test func aRotatedKeyStaysPublishedUntilItsTokensExpire() throws {
+        let temporary = try TemporaryStore()
+        let clock = ManualClock(milliseconds: 1_700_000_000_000)
+        let ring = try makeRing(temporary, clock: clock)
+        let old = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let newID = try ring.rotate(projectID: "demo-project", purpose: .installations, tokenLifetimeSeconds: 3_600)
+        #expect(try ring.activeKey(projectID: "demo-project", purpose: .installations).keyID == newID)
+        #expect(Set(try ring.publishedKeys(projectID: "demo-project").map(\.kid)) == [old.keyID, newID])
+        #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) != nil)
+        clock.advance(milliseconds: (3_600 + 301) * 1_000)
+        #expect(try ring.publishedKeys(projectID: "demo-project").map(\.kid) == [newID])
+        #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) == nil)
+    }
+
+    @Test func privateKeysAreSealedAndNeedTheMasterKey() throws {
+        let temporary = try TemporaryStore()
+        let ring = try makeRing(temporary, clock: SystemClock())
+        let active = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let record = try temporary.store.read { try $0.signingKey(id: active.keyID) }
+        let sealed = try #require(record?.sealedPrivateKey)
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("PRIVATE KEY"))
+        let stranger = KeyRing(store: temporary.store, clock: SystemClock(), masterKey: .generate())
+        #expect(throws: (any Error).self) { try stranger.activeKey(projectID: "demo-project", purpose: .installations) }
+    }
+
+    @Test func theMasterKeyTextRoundTripsAndRejectsWrongLengths() {
+        let key = MasterKey.generate()
+        #expect(MasterKey(text: key.text + "\n")?.text == key.text)
+        #expect(MasterKey(text: "c2hvcnQ") == nil)
+    }
+}
