@@ -26,6 +26,30 @@ public enum Schema {
                 CREATE UNIQUE INDEX signing_keys_one_active
                     ON signing_keys (project_id, purpose) WHERE retired_at IS NULL;
                 """
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "admin credentials and rate counters",
+            sql: """
+                CREATE TABLE admin_credentials (
+                    credential_id TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL REFERENCES projects(project_id) ON DELETE CASCADE,
+                    label TEXT NOT NULL,
+                    secret_hash BYTES NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT,
+                    revoked_at BIGINT
+                );
+                CREATE INDEX admin_credentials_by_project ON admin_credentials (project_id);
+                CREATE TABLE rate_counters (
+                    bucket TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    hits BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    PRIMARY KEY (bucket, window_start)
+                );
+                CREATE INDEX rate_counters_by_expiry ON rate_counters (expires_at);
+                """
+        ),
     ]
 }

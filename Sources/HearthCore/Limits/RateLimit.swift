@@ -1,0 +1,43 @@
+public import HearthStore
+
+/// A limit of `limit` events per fixed window of `windowSeconds`, counted in the store so it
+/// holds across every node. Counting happens inside the caller's write transaction, so an
+/// event and its count commit (or roll back) together.
+public struct RateLimit: Sendable, Equatable {
+    /// Names the counter family, e.g. `signin-failure-ip`.
+    public let name: String
+    public let limit: Int64
+    public let windowSeconds: Int64
+
+    public init(name: String, limit: Int64, windowSeconds: Int64) {
+        precondition(limit > 0 && windowSeconds > 0, "a rate limit needs a positive limit and window")
+        self.name = name
+        self.limit = limit
+        self.windowSeconds = windowSeconds
+    }
+
+    /// Counts one event for `key` and answers whether it is within the limit.
+    public func record(_ key: String, in transaction: WriteTransaction, now: Int64) throws -> Bool {
+        let window = windowStart(now)
+        let hits = try transaction.countHit(
+            bucket: bucket(key),
+            windowStart: window,
+            expiresAt: window + windowSeconds
+        )
+        return hits <= limit
+    }
+
+    /// Whether `key` has already used up the current window, without counting anything.
+    public func isExhausted(_ key: String, in transaction: some StoreReading, now: Int64) throws -> Bool {
+        try transaction.hits(bucket: bucket(key), since: windowStart(now)) >= limit
+    }
+
+    /// Forgets `key`'s count (for limits on failures, after a success).
+    public func reset(_ key: String, in transaction: WriteTransaction) throws {
+        try transaction.resetHits(bucket: bucket(key))
+    }
+
+    private func windowStart(_ now: Int64) -> Int64 { now - now % windowSeconds }
+
+    private func bucket(_ key: String) -> String { "\(name):\(key)" }
+}

@@ -1,0 +1,106 @@
+import HearthBase
+import HearthCore
+import HearthStore
+import Testing
+
+@Suite struct AdminCredentialsTests {
+    private func setUp(_ temporary: TemporaryStore, seed: Bool) throws -> AdminCredentials {
+        let directory = try ProjectDirectory(store: temporary.store, clock: SystemClock())
+        try directory.save(DevelopmentSeed.project)
+        try directory.save(Project(id: "other-project", number: "200000000000", apiKeys: ["other-key"]))
+        return AdminCredentials(
+            store: temporary.store,
+            clock: SystemClock(),
+            developmentProjectID: seed ? DevelopmentSeed.projectID : nil
+        )
+    }
+
+    @Test func aCreatedCredentialAuthorisesItsProjectOnly() throws {
+        let temporary = try TemporaryStore()
+        let credentials = try setUp(temporary, seed: false)
+        let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
+        #expect(credential.hasPrefix("hak_\(record.credentialID)_"))
+        #expect(throws: Never.self) {
+            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project")
+        }
+        #expect(throws: Never.self) {
+            try credentials.authenticate(authorization: "bearer  \(credential)", projectID: "other-project")
+        }
+        #expect(throws: AdminAuthenticationError.forbidden) {
+            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "demo-project")
+        }
+    }
+
+    @Test func onlyAHashOfTheSecretIsStored() throws {
+        let temporary = try TemporaryStore()
+        let credentials = try setUp(temporary, seed: false)
+        let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
+        let secret = String(credential.split(separator: "_").last!)
+        let stored = try #require(try temporary.store.read { try $0.adminCredential(id: record.credentialID) })
+        #expect(stored.secretHash.count == 32)
+        #expect(!String(decoding: stored.secretHash, as: UTF8.self).contains(secret))
+    }
+
+    @Test func missingWrongAndRevokedCredentialsAreRefused() throws {
+        let temporary = try TemporaryStore()
+        let credentials = try setUp(temporary, seed: false)
+        let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
+        #expect(throws: AdminAuthenticationError.missing) {
+            try credentials.authenticate(authorization: nil, projectID: "other-project")
+        }
+        #expect(throws: AdminAuthenticationError.missing) {
+            try credentials.authenticate(authorization: "Basic abc", projectID: "other-project")
+        }
+        #expect(throws: AdminAuthenticationError.invalid) {
+            try credentials.authenticate(authorization: "Bearer \(credential)x", projectID: "other-project")
+        }
+        #expect(throws: AdminAuthenticationError.invalid) {
+            try credentials.authenticate(authorization: "Bearer hak_nothing", projectID: "other-project")
+        }
+        #expect(try credentials.revoke(id: record.credentialID))
+        #expect(try !credentials.revoke(id: record.credentialID))
+        #expect(throws: AdminAuthenticationError.invalid) {
+            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project")
+        }
+    }
+
+    @Test func ownerWorksForTheSeedProjectOnlyAndOnlyWhenTheSeedRuns() throws {
+        let temporary = try TemporaryStore()
+        let seeded = try setUp(temporary, seed: true)
+        #expect(throws: Never.self) {
+            try seeded.authenticate(authorization: "Bearer owner", projectID: "demo-project")
+        }
+        #expect(throws: AdminAuthenticationError.invalid) {
+            try seeded.authenticate(authorization: "Bearer owner", projectID: "other-project")
+        }
+        let production = AdminCredentials(store: temporary.store, clock: SystemClock(), developmentProjectID: nil)
+        #expect(throws: AdminAuthenticationError.invalid) {
+            try production.authenticate(authorization: "Bearer owner", projectID: "demo-project")
+        }
+    }
+}
+
+@Suite struct RateLimitTests {
+    @Test func theLimitHoldsWithinAWindowAndResetsInTheNext() throws {
+        let temporary = try TemporaryStore()
+        let limit = RateLimit(name: "test", limit: 3, windowSeconds: 60)
+        func hit(at now: Int64) throws -> Bool {
+            try temporary.store.write { try limit.record("k", in: $0, now: now) }
+        }
+        #expect(try hit(at: 120))
+        #expect(try hit(at: 130))
+        #expect(try hit(at: 179))
+        #expect(try !hit(at: 179))
+        #expect(try temporary.store.read { try limit.isExhausted("k", in: $0, now: 150) })
+        #expect(try hit(at: 180))
+        #expect(try temporary.store.read { try !limit.isExhausted("other", in: $0, now: 150) })
+    }
+
+    @Test func aResetForgetsTheCount() throws {
+        let temporary = try TemporaryStore()
+        let limit = RateLimit(name: "test", limit: 1, windowSeconds: 60)
+        #expect(try temporary.store.write { try limit.record("k", in: $0, now: 10) })
+        try temporary.store.write { try limit.reset("k", in: $0) }
+        #expect(try temporary.store.write { try limit.record("k", in: $0, now: 11) })
+    }
+}
