@@ -1,0 +1,58 @@
+import FoundationEssentials
+import HearthCore
+
+/// The data directory (`--data`): the SQLite database and the master key live here.
+struct DataDirectory {
+    let path: String
+
+    /// Creates the directory if needed and proves it is writable, so a bad `--data` fails at
+    /// once with a readable line instead of at the first write.
+    func prepare() throws(UsageError) {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw UsageError("hearth serve: cannot create data directory \(path): \(Self.reason(error))")
+        }
+        let probe = "\(path)/.write-probe-\(getpidValue())"
+        guard manager.createFile(atPath: probe, contents: Data("ok".utf8)) else {
+            throw UsageError("hearth serve: data directory \(path) is not writable")
+        }
+        try? manager.removeItem(atPath: probe)
+    }
+
+    /// The master key: `HEARTH_MASTER_KEY` if set, else `master.key` here, made on first start.
+    func masterKey(environment: [String: String]) throws(UsageError) -> MasterKey {
+        if let text = environment["HEARTH_MASTER_KEY"] {
+            guard let key = MasterKey(text: text) else {
+                throw UsageError("hearth: HEARTH_MASTER_KEY must be 32 bytes in base64 or base64url")
+            }
+            return key
+        }
+        let file = "\(path)/master.key"
+        let manager = FileManager.default
+        if let data = manager.contents(atPath: file) {
+            guard let key = MasterKey(text: String(decoding: data, as: UTF8.self)) else {
+                throw UsageError("hearth: \(file) does not hold a 32-byte key in base64url")
+            }
+            return key
+        }
+        let key = MasterKey.generate()
+        guard manager.createFile(atPath: file, contents: Data((key.text + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else { throw UsageError("hearth: cannot write \(file)") }
+        return key
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("ermission") { return "permission denied" }
+        if text.contains("ot a directory") || text.contains("exists") { return "a file is in the way" }
+        return text
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private func getpidValue() -> Int32 { getpid() }

@@ -1,0 +1,58 @@
+public import HearthBase
+public import HearthCore
+import HearthHTTP
+public import HearthStore
+import Synchronization
+
+/// Everything one running Hearth node is made of: the store, the domain services over it,
+/// and the settings that shape links. Routes receive it and stay thin.
+public final class HearthApplication: Sendable {
+    public let store: any Store
+    public let clock: any Clock
+    public let log: Log
+    public let projects: ProjectDirectory
+    public let keys: KeyRing
+    public let adminCredentials: AdminCredentials
+    /// The base URL of links Hearth makes (`<publicURL>/__/auth/action`), without a slash.
+    public let publicURL: String
+    /// The seed project's ID when the development seed runs.
+    public let developmentProjectID: String?
+    /// Background workers started by `startBackgroundWork`.
+    let background = Mutex<[PeriodicWorker]>([])
+
+    public init(
+        store: any Store,
+        clock: any Clock,
+        log: Log,
+        masterKey: MasterKey,
+        publicURL: String,
+        developmentProjectID: String?
+    ) throws {
+        self.store = store
+        self.clock = clock
+        self.log = log
+        self.publicURL = publicURL
+        self.developmentProjectID = developmentProjectID
+        projects = try ProjectDirectory(store: store, clock: clock)
+        keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
+        adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
+    }
+
+    /// Makes every project's signing keys now, so the first request does not pay for an RSA
+    /// key generation.
+    public func prepareSigningKeys() throws {
+        for project in projects.all {
+            for purpose in KeyRing.Purpose.allCases {
+                _ = try keys.activeKey(projectID: project.id, purpose: purpose)
+            }
+        }
+    }
+
+    /// The router with every route of the product.
+    func makeRouter() -> Router {
+        var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log)
+        addHealthRoutes(to: &router)
+        addKeyRoutes(to: &router)
+        return router
+    }
+}

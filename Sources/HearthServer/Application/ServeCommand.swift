@@ -1,0 +1,134 @@
+import HearthBase
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `hearth serve`: starts the HTTP server at once (answering 503 while starting), opens the
+/// store, applies the projects, makes signing keys, then serves until SIGINT or SIGTERM and
+/// shuts down gracefully: stop accepting, finish in-flight requests, close the store.
+enum ServeCommand {
+    static func run(_ options: ServeOptions, environment: [String: String]) throws(UsageError) -> Int32 {
+        let signals = ShutdownSignals.block()
+        let log = Log()
+        let configuration = try options.configPath.map { path throws(UsageError) in try ConfigurationFile.load(path: path) }
+        var publicOptions = options
+        if options.publicURL == nil, let url = configuration?.publicURL { publicOptions.publicURL = url }
+        log.info(announcement(publicOptions, configuration: configuration))
+
+        let dataDirectory = DataDirectory(path: options.dataDirectory)
+        try dataDirectory.prepare()
+        let masterKey = try dataDirectory.masterKey(environment: environment)
+
+        let responder = StartupResponder()
+        var httpConfiguration = HTTPServer.Configuration()
+        httpConfiguration.host = options.host
+        httpConfiguration.port = options.port
+        if options.threads > 0 { httpConfiguration.threadCount = options.threads }
+        httpConfiguration.connectionLimit = options.connectionLimit
+        httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds
+        httpConfiguration.maxBodyBytes = options.maxBodyBytes
+        httpConfiguration.accessLog = AccessLog(writer: log.writer)
+        httpConfiguration.log = log
+        let server = HTTPServer(configuration: httpConfiguration, responder: responder)
+        do {
+            try server.start()
+        } catch {
+            throw UsageError("hearth serve: \(error)")
+        }
+        let port = server.boundPort ?? options.port
+        if options.port == 0 { publicOptions.port = port }
+
+        let store: any Store
+        let application: HearthApplication
+        do {
+            store = try StoreLocation(options.effectiveDatabaseURL).open(log: log)
+            application = try HearthApplication(
+                store: store,
+                clock: SystemClock(),
+                log: log,
+                masterKey: masterKey,
+                publicURL: publicOptions.effectivePublicURL,
+                developmentProjectID: options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
+            )
+            for project in configuration?.projects ?? [] { try application.projects.save(project) }
+            if options.runsDevelopmentSeed { try application.projects.save(DevelopmentSeed.project) }
+            try application.prepareSigningKeys()
+        } catch let error as UsageError {
+            server.stop()
+            throw error
+        } catch {
+            server.stop()
+            throw UsageError("hearth serve: cannot start: \(error)")
+        }
+        application.startBackgroundWork()
+        responder.becomeReady(with: application.makeRouter())
+        log.info(
+            "hearth is ready",
+            ["url": .string("http://\(displayHost(options.host)):\(port)"), "publicUrl": .string(application.publicURL)]
+        )
+
+        let signal = signals.wait()
+        log.info("shutting down", ["signal": .string(signal == SIGINT ? "SIGINT" : "SIGTERM")])
+        server.beginShutdown()
+        if !server.waitForInFlight(timeout: .seconds(15)) {
+            log.warning("in-flight requests still running after 15 s; stopping anyway")
+        }
+        server.stop()
+        application.stopBackgroundWork()
+        store.close()
+        log.info("stopped")
+        log.writer.flush()
+        return 0
+    }
+
+    private static func announcement(_ options: ServeOptions, configuration: ConfigurationFile?) -> String {
+        let url = "http://\(displayHost(options.host)):\(options.port)"
+        var parts: [String] = []
+        if options.runsDevelopmentSeed {
+            parts.append(
+                "development seed: project \(DevelopmentSeed.projectID), API key \(DevelopmentSeed.apiKey), "
+                    + "admin credential \"Bearer \(DevelopmentSeed.adminCredential)\""
+            )
+        }
+        if let configuration {
+            parts.append("configured projects: " + configuration.projects.map(\.id).joined(separator: ", "))
+        }
+        return "hearth \(HearthVersion.current) starting on \(url) with the " + parts.joined(separator: "; and ")
+            + " (database \(options.effectiveDatabaseURL))"
+    }
+
+    private static func displayHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+}
+
+/// SIGINT and SIGTERM, blocked in every thread and received by `sigwait` on the main thread,
+/// so no signal handler runs Swift code at an arbitrary moment.
+struct ShutdownSignals {
+    private var set = sigset_t()
+
+    /// Blocks the signals; call before any thread starts, so every thread inherits the mask.
+    static func block() -> ShutdownSignals {
+        var signals = ShutdownSignals()
+        sigemptyset(&signals.set)
+        sigaddset(&signals.set, SIGINT)
+        sigaddset(&signals.set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals.set, nil)
+        return signals
+    }
+
+    /// Waits for one of the signals and answers which.
+    func wait() -> Int32 {
+        var set = self.set
+        var received: Int32 = 0
+        while sigwait(&set, &received) != 0 {}
+        return received
+    }
+}
+
+/// This build's version.
+public enum HearthVersion {
+    public static let current = "0.1.0"
+}

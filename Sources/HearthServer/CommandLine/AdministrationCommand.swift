@@ -1,0 +1,92 @@
+import FoundationEssentials
+import HearthBase
+import HearthCore
+import HearthStore
+
+/// The sub-commands that manage stored data directly: projects, admin credentials, keys.
+enum AdministrationCommand {
+    private static let storeFlags: Set<String> = ["data", "database"]
+
+    static func run(_ command: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+        guard let action = arguments.first else { throw UsageError("hearth \(command): say what to do (see hearth --help)") }
+        let name = "\(command) \(action)"
+        let parsed = try ParsedArguments(
+            arguments.dropFirst(),
+            command: name,
+            valued: storeFlags.union(["project", "label", "purpose"]),
+            switches: []
+        )
+        let data = parsed.value("data") ?? ".hearth"
+        let location = try StoreLocation(parsed.value("database") ?? "sqlite:\(data)/hearth.db")
+        let store = try location.open(log: Log(minimumLevel: .error))
+        defer { store.close() }
+        let clock = SystemClock()
+        let projects = try ProjectDirectory(store: store, clock: clock)
+
+        func project() throws -> Project {
+            let id = try parsed.required("project", command: name)
+            guard let project = projects.project(id) else { throw UsageError("hearth \(name): no project \"\(id)\"") }
+            return project
+        }
+
+        switch (command, action) {
+        case ("project", "list"):
+            for project in projects.all {
+                print("\(project.id)\t\(project.number)\t\(project.apps.count) apps\t\(project.displayName)")
+            }
+        case ("project", "show"):
+            guard let id = parsed.positional.first, let project = projects.project(id) else {
+                throw UsageError("hearth project show: name an existing project")
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(project), as: UTF8.self))
+        case ("admin-key", "create"):
+            let project = try project()
+            let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
+            let (credential, record) = try credentials.create(projectID: project.id, label: parsed.value("label") ?? "")
+            print(credential)
+            HearthCommand.writeError(
+                "admin credential \(record.credentialID) made for \(project.id); it is shown only this once"
+            )
+        case ("admin-key", "list"):
+            let project = try project()
+            let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
+            for record in try credentials.list(projectID: project.id) {
+                let state = record.revokedAt == nil ? "active" : "revoked"
+                print("\(record.credentialID)\t\(state)\tcreated \(record.createdAt)\t\(record.label)")
+            }
+        case ("admin-key", "revoke"):
+            let project = try project()
+            guard let id = parsed.positional.first else { throw UsageError("hearth admin-key revoke: name the credential ID") }
+            let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
+            guard try credentials.list(projectID: project.id).contains(where: { $0.credentialID == id }),
+                try credentials.revoke(id: id)
+            else { throw UsageError("hearth admin-key revoke: no active credential \(id) in \(project.id)") }
+            print("revoked \(id)")
+        case ("keys", "list"):
+            let project = try project()
+            let ring = KeyRing(store: store, clock: clock, masterKey: try masterKey(data: data, environment: environment))
+            for key in try ring.publishedKeys(projectID: project.id) {
+                print("\(key.kid ?? "")\t\(key.alg ?? "")")
+            }
+        case ("keys", "rotate"):
+            let project = try project()
+            guard let purpose = parsed.value("purpose").flatMap(KeyRing.Purpose.init(rawValue:)) else {
+                throw UsageError("hearth keys rotate: --purpose must be installations or idTokens")
+            }
+            let ring = KeyRing(store: store, clock: clock, masterKey: try masterKey(data: data, environment: environment))
+            let lifetime =
+                purpose == .installations
+                ? project.settings.installationTokenLifetimeSeconds : project.settings.idTokenLifetimeSeconds
+            print(try ring.rotate(projectID: project.id, purpose: purpose, tokenLifetimeSeconds: lifetime))
+        default:
+            throw UsageError("hearth: unknown command \"\(name)\" (see hearth --help)")
+        }
+        return 0
+    }
+
+    private static func masterKey(data: String, environment: [String: String]) throws(UsageError) -> MasterKey {
+        try DataDirectory(path: data).masterKey(environment: environment)
+    }
+}

@@ -1,0 +1,9 @@
+import HearthHTTP
+
+extension HearthApplication {
+    /// `GET /healthz`: 200 once the node is ready (before that, `StartupResponder` answers 503).
+    func addHealthRoutes(to router: inout Router) {
+        let ready = Response.json(bytes: Array(#"{"ok":true}"#.utf8))
+        router.get("/healthz") { _ in ready }
+    }
+}

@@ -1,0 +1,56 @@
+import HearthBase
+import HearthCore
+import HearthCrypto
+import HearthHTTP
+
+extension HearthApplication {
+    /// Public keys (`GET /v1/projects/{p}/jwks`) and key rotation for admins
+    /// (`POST /hearth/v1/projects/{p}/signingKeys:rotate` with `{"purpose":"installations"|"idTokens"}`).
+    func addKeyRoutes(to router: inout Router) {
+        router.get("/v1/projects/{project}/jwks") { [self] request in
+            let project = try projectOrNotFound(request)
+            let keys = try self.keys.publishedKeys(projectID: project.id)
+            var writer = JSONWriter(reservingCapacity: 600 * keys.count + 16)
+            writer.beginObject()
+            writer.key("keys")
+            writer.beginArray()
+            for key in keys { key.write(to: &writer) }
+            writer.endArray()
+            writer.endObject()
+            var response = Response.json(bytes: writer.bytes)
+            response.headers.set("Cache-Control", "public, max-age=300")
+            return response
+        }
+
+        router.post("/hearth/v1/projects/{project}/signingKeys:rotate") { [self] request in
+            let project = try projectOrNotFound(request)
+            try requireAdmin(request, project: project)
+            let body = try request.jsonBody()
+            guard let name = body["purpose"]?.stringValue, let purpose = KeyRing.Purpose(rawValue: name) else {
+                throw GoogleAPIError.invalidArgument("purpose must be \"installations\" or \"idTokens\"")
+            }
+            let lifetime =
+                purpose == .installations
+                ? project.settings.installationTokenLifetimeSeconds : project.settings.idTokenLifetimeSeconds
+            let keyID = try keys.rotate(projectID: project.id, purpose: purpose, tokenLifetimeSeconds: lifetime)
+            return .json(.object(["keyId": .string(keyID), "purpose": .string(purpose.rawValue)]))
+        }
+    }
+}
+
+extension JSONWebKey {
+    /// Writes the key as a JWK object with only the members it has.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        let members: [(String, String?)] = [
+            ("kty", kty), ("use", use), ("alg", alg), ("kid", kid), ("crv", crv), ("x", x), ("y", y), ("n", n), ("e", e),
+        ]
+        for (name, value) in members {
+            if let value {
+                writer.key(name)
+                writer.string(value)
+            }
+        }
+        writer.endObject()
+    }
+}

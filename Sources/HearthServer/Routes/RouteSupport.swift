@@ -1,0 +1,39 @@
+import HearthCore
+import HearthHTTP
+
+extension HearthApplication {
+    /// The project named by the `{project}` path parameter (ID or number), or a 404.
+    func projectOrNotFound(_ request: Request) throws(GoogleAPIError) -> Project {
+        guard let name = request.pathParameters["project"], let project = projects.project(name) else {
+            throw GoogleAPIError.notFound("Project not found.")
+        }
+        return project
+    }
+
+    /// Refuses the request unless it carries an admin credential of `project`:
+    /// 401 when it has none or a bad one, 403 when the credential belongs to another project.
+    func requireAdmin(_ request: Request, project: Project) throws(GoogleAPIError) {
+        do {
+            try adminCredentials.authenticate(authorization: request.headers["authorization"], projectID: project.id)
+        } catch .missing {
+            throw GoogleAPIError(
+                code: .unauthorized,
+                message: "Request is missing required authentication credential.",
+                status: .unauthenticated
+            )
+        } catch .invalid {
+            throw GoogleAPIError(
+                code: .unauthorized,
+                message: "Request had invalid authentication credentials.",
+                status: .unauthenticated
+            )
+        } catch .forbidden {
+            throw GoogleAPIError(
+                code: .forbidden,
+                message: "The caller does not have permission",
+                status: .permissionDenied,
+                reason: "INSUFFICIENT_PERMISSION"
+            )
+        }
+    }
+}
