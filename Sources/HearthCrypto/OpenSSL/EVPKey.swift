@@ -1,11 +1,12 @@
 import COpenSSL
 
 /// Owns one `EVP_PKEY` (public or private) and performs the OpenSSL side of key handling: PEM import and
-/// export, public-key extraction, and SHA-256 signing and verification.
+/// export, parameter access, public-key extraction. Signing and verification go through
+/// `SHA256SignatureContext`.
 ///
 /// `@unchecked Sendable`: the key is never modified after `init`. OpenSSL 3 allows concurrent read-only use
-/// of one `EVP_PKEY` from many threads (its internal caches are locked); every operation here creates its own
-/// per-call `EVP_MD_CTX`, which is the part that must not be shared.
+/// of one `EVP_PKEY` from many threads (its internal caches are locked); per-operation state lives in
+/// per-call contexts, never in the key.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
 
@@ -163,61 +164,5 @@ final class EVPKey: @unchecked Sendable {
         let valid = EVP_PKEY_public_check(context) == 1
         if !valid { OpenSSLErrorQueue.clear() }
         return valid
-    }
-
-    // MARK: Signing
-
-    /// Signs SHA-256(`message`) and hands the signature (DER for ECDSA, raw for RSA) to `body` from a temporary
-    /// buffer, so callers that re-encode it allocate nothing here.
-    func withSHA256Signature<R>(
-        for message: UnsafeRawBufferPointer,
-        operation: String,
-        _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R {
-        guard let context = EVP_MD_CTX_new() else {
-            throw CryptoError.openSSL(.libraryFailure, operation)
-        }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, MessageDigest.sha256.pointer, nil, pointer) == 1 else {
-            throw CryptoError.openSSL(.invalidKey, operation)
-        }
-        let capacity = maximumSignatureSize
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { signature in
-            var length = capacity
-            let status = nonNullBase(message) { base, count in
-                EVP_DigestSign(context, signature.baseAddress, &length, base.assumingMemoryBound(to: UInt8.self), count)
-            }
-            guard status == 1, length <= capacity else {
-                throw CryptoError.openSSL(.libraryFailure, operation)
-            }
-            return try body(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(signature)[0..<length]))
-        }
-    }
-
-    /// Whether `signature` (DER for ECDSA, raw for RSA) is valid for SHA-256(`message`). Never throws: any
-    /// failure, including a malformed signature, is `false`.
-    func isValidSHA256Signature(_ signature: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool {
-        guard let context = EVP_MD_CTX_new() else {
-            OpenSSLErrorQueue.clear()
-            return false
-        }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, MessageDigest.sha256.pointer, nil, pointer) == 1,
-            let signatureBase = signature.baseAddress
-        else {
-            OpenSSLErrorQueue.clear()
-            return false
-        }
-        let status = nonNullBase(message) { base, count in
-            EVP_DigestVerify(
-                context,
-                signatureBase.assumingMemoryBound(to: UInt8.self),
-                signature.count,
-                base.assumingMemoryBound(to: UInt8.self),
-                count
-            )
-        }
-        if status != 1 { OpenSSLErrorQueue.clear() }
-        return status == 1
     }
 }

@@ -7,11 +7,13 @@ public enum ES256 {
     /// A P-256 private key. Immutable; safe to share between threads.
     public final class PrivateKey: Sendable {
         let key: EVPKey
+        private let signer: SHA256SignatureContext
         /// The matching public key, derived once.
         public let publicKey: PublicKey
 
         private init(key: EVPKey) {
             self.key = key
+            self.signer = SHA256SignatureContext(key: key, purpose: .sign)
             self.publicKey = PublicKey(validated: key.publicOnly())
         }
 
@@ -48,7 +50,7 @@ public enum ES256 {
             throws -> R
         {
             let operation = "ES256 signing"
-            return try key.withSHA256Signature(for: message, operation: operation) { der in
+            return try signer.withSignature(for: message, operation: operation) { der in
                 try withUnsafeTemporaryAllocation(byteCount: ECDSASignature.rawByteCount, alignment: 1) { raw in
                     guard ECDSASignature.raw(fromDER: der, into: raw) else {
                         throw CryptoError(.libraryFailure, operation: operation, detail: "unexpected DER signature")
@@ -62,6 +64,7 @@ public enum ES256 {
     /// A P-256 public key. Immutable; safe to share between threads.
     public final class PublicKey: Sendable {
         let key: EVPKey
+        private let verifier: SHA256SignatureContext
         /// The key as a JWK: `kty` `EC`, `crv` `P-256`, `x` and `y` (32 bytes each, base64url), `alg` `ES256`,
         /// `use` `sig`. Set `kid` on a copy before publishing it.
         public let jwk: JSONWebKey
@@ -74,6 +77,7 @@ public enum ES256 {
                 preconditionFailure("P-256 key without affine coordinates")
             }
             self.key = key
+            self.verifier = SHA256SignatureContext(key: key, purpose: .verify)
             self.jwk = JSONWebKey(
                 kty: "EC",
                 crv: "P-256",
@@ -132,7 +136,7 @@ public enum ES256 {
 
         func isValidSignature(_ signature: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool {
             ECDSASignature.withDER(fromRaw: signature) { der in
-                key.isValidSHA256Signature(der, for: message)
+                verifier.isValidSignature(der, for: message)
             } ?? false
         }
     }

@@ -11,11 +11,13 @@ public enum RS256 {
     /// An RSA private key. Immutable; safe to share between threads.
     public final class PrivateKey: Sendable {
         let key: EVPKey
+        private let signer: SHA256SignatureContext
         /// The matching public key, derived once.
         public let publicKey: PublicKey
 
         private init(key: EVPKey) {
             self.key = key
+            self.signer = SHA256SignatureContext(key: key, purpose: .sign)
             self.publicKey = PublicKey(validated: key.publicOnly())
         }
 
@@ -61,13 +63,14 @@ public enum RS256 {
         func withSignature<R>(for message: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R)
             throws -> R
         {
-            try key.withSHA256Signature(for: message, operation: "RS256 signing", body)
+            try signer.withSignature(for: message, operation: "RS256 signing", body)
         }
     }
 
     /// An RSA public key. Immutable; safe to share between threads.
     public final class PublicKey: Sendable {
         let key: EVPKey
+        private let verifier: SHA256SignatureContext
         /// The key as a JWK: `kty` `RSA`, `n` and `e` (big-endian, minimal, base64url), `alg` `RS256`, `use`
         /// `sig`. Set `kid` on a copy before publishing it.
         public let jwk: JSONWebKey
@@ -77,6 +80,7 @@ public enum RS256 {
                 preconditionFailure("RSA key without modulus or exponent")
             }
             self.key = key
+            self.verifier = SHA256SignatureContext(key: key, purpose: .verify)
             self.jwk = JSONWebKey(
                 kty: "RSA",
                 n: Base64URL.encode(n),
@@ -141,7 +145,7 @@ public enum RS256 {
         func isValidSignature(_ signature: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool {
             // RFC 8017 §8.2.2: a signature is exactly as long as the modulus.
             guard signature.count == key.maximumSignatureSize else { return false }
-            return key.isValidSHA256Signature(signature, for: message)
+            return verifier.isValidSignature(signature, for: message)
         }
     }
 
