@@ -3,23 +3,33 @@
 public enum Timestamp {
     /// Appends `milliseconds` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func appendISO8601(milliseconds: Int64, to bytes: inout [UInt8]) {
-        let (days, millisOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (dayNumber, dayMillis) = millisOfDay < 0 ? (days - 1, millisOfDay + 86_400_000) : (days, millisOfDay)
-        let (year, month, day) = civilDate(daysSinceEpoch: dayNumber)
-        appendDigits(year, count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(dayMillis / 3_600_000, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(dayMillis / 60_000 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(dayMillis / 1000 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(dayMillis % 1000, count: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        var days = milliseconds / 86_400_000
+        var millisOfDay = milliseconds % 86_400_000
+        if millisOfDay < 0 {
+            days -= 1
+            millisOfDay += 86_400_000
+        }
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let time = Int(millisOfDay)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
+            let year = Int(year)
+            put4(year, out, 0)
+            out[4] = UInt8(ascii: "-")
+            put2(Int(month), out, 5)
+            out[7] = UInt8(ascii: "-")
+            put2(Int(day), out, 8)
+            out[10] = UInt8(ascii: "T")
+            put2(time / 3_600_000, out, 11)
+            out[13] = UInt8(ascii: ":")
+            put2(time / 60_000 % 60, out, 14)
+            out[16] = UInt8(ascii: ":")
+            put2(time / 1000 % 60, out, 17)
+            out[19] = UInt8(ascii: ".")
+            put2(time % 1000 / 10, out, 20)
+            out[22] = UInt8(ascii: "0") &+ UInt8(time % 10)
+            out[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        }
     }
 
     /// The proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`).
@@ -36,15 +46,15 @@ public enum Timestamp {
         return (year, month, day)
     }
 
-    private static func appendDigits(_ value: Int64, count: Int, to bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value.magnitude % UInt64(divisor * 10)
-        var unit = UInt64(divisor)
-        while unit > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(rest / unit))
-            rest %= unit
-            unit /= 10
-        }
+    private static func put2(_ value: Int, _ out: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        out[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)
+        out[at + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+    }
+
+    /// Four digits; years outside 0...9999 keep their last four.
+    private static func put4(_ value: Int, _ out: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+        let value = ((value % 10000) + 10000) % 10000
+        put2(value / 100, out, at)
+        put2(value % 100, out, at + 2)
     }
 }
