@@ -17,4 +17,18 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
+/// `MHD_get_connection_info` is variadic; every query Hearth makes takes no extra argument.
+static inline const union MHD_ConnectionInfo *CMicroHTTPD_connection_info(
+    struct MHD_Connection *connection, enum MHD_ConnectionInfoType type)
+{
+    return MHD_get_connection_info(connection, type);
+}
+
+/// `MHD_get_daemon_info` is variadic; every query Hearth makes takes no extra argument.
+static inline const union MHD_DaemonInfo *CMicroHTTPD_daemon_info(
+    struct MHD_Daemon *daemon, enum MHD_DaemonInfoType type)
+{
+    return MHD_get_daemon_info(daemon, type);
+}
+
 #endif

@@ -1,0 +1,51 @@
+public import HearthBase
+
+/// What a handler answers: status, header fields and body bytes. `Content-Length` and `Date`
+/// are added by the server.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static let jsonContentType = "application/json; charset=UTF-8"
+
+    /// A JSON response. It carries `Cache-Control: no-store`: JSON answers here hold tokens,
+    /// codes and account data that no shared cache or browser history should keep (RFC 6749
+    /// §5.1 asks the same of token responses). Replace the header for cacheable documents.
+    public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> Response {
+        json(bytes: value.serialized(), status: status)
+    }
+
+    /// A JSON response from bytes already serialised (for example by a ``JSONWriter``).
+    public static func json(bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: jsonHeaders, body: bytes)
+    }
+
+    /// Shared, so that a JSON response costs no header allocation.
+    private static let jsonHeaders = HTTPHeaders([
+        ("Content-Type", jsonContentType), ("Cache-Control", "no-store"),
+    ])
+
+    public static func text(_ text: String, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    public static func html(_ html: String, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(html.utf8))
+    }
+
+    /// A redirect to `location` (302 by default; 303 after a form POST, 301/308 for permanent moves).
+    public static func redirect(to location: String, status: HTTPStatus = .found) -> Response {
+        Response(status: status, headers: ["Location": location])
+    }
+
+    public static func empty(_ status: HTTPStatus = .noContent) -> Response {
+        Response(status: status)
+    }
+}

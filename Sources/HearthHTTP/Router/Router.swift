@@ -1,0 +1,144 @@
+public import HearthBase
+
+/// Maps method and path to a handler, and turns everything that is not a plain answer into the
+/// right response: unknown path → 404, known path with another method → 405 with `Allow`,
+/// `HEAD` → the `GET` handler (the server sends no body), `OPTIONS` → a CORS preflight answer,
+/// thrown ``HTTPResponseError``s → their response, any other error → a logged 500.
+///
+/// Paths are matched segment by segment on a trie (see ``add(_:_:_:)`` for the pattern
+/// syntax), after percent-decoding each segment and dropping one trailing slash and any alias
+/// prefix. It runs in-process: `router.respond(to: request)` needs no socket.
+public struct Router: HTTPResponder {
+    public typealias Handler = @Sendable (Request) throws -> Response
+
+    /// The host prefixes Firebase emulator clients put before the API path.
+    public static let firebaseAliasPrefixes = [
+        "/identitytoolkit.googleapis.com",
+        "/securetoken.googleapis.com",
+        "/firebaseinstallations.googleapis.com",
+        "/www.googleapis.com",
+    ]
+
+    private var root = RouteNode()
+    /// Alias prefixes, as segments, stripped from a path before matching.
+    private let aliases: [[Substring]]
+    /// `nil` disables CORS handling: `OPTIONS` then only reaches explicit routes.
+    public var cors: CORSPolicy?
+    /// Where unexpected handler errors are reported.
+    public var log: Log
+
+    public init(aliasPrefixes: [String] = [], cors: CORSPolicy? = .permissive, log: Log = Log()) {
+        aliases = aliasPrefixes.map { RequestPath.segments(of: $0) }.filter { !$0.isEmpty }
+        self.cors = cors
+        self.log = log
+    }
+
+    /// Registers `handler` for `method` at `pattern`.
+    ///
+    /// A pattern starts with `/`; each segment is a literal (`accounts:sendOobCode`), a
+    /// `{parameter}` or a `{parameter}:verb`. Literals beat parameters where both match.
+    /// Registering the same method and pattern twice is a programming error.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        root.insert(RoutePattern(pattern).segments[...], RouteNode.Endpoint(method: method, handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add(.put, pattern, handler) }
+    public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { add(.patch, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add(.delete, pattern, handler) }
+
+    public func respond(to request: Request) -> Response {
+        var response = route(request)
+        if let cors, request.headers["origin"] != nil, !response.headers.contains("Access-Control-Allow-Origin") {
+            response.headers.add("Access-Control-Allow-Origin", cors.allowOrigin)
+        }
+        return response
+    }
+
+    private func route(_ request: Request) -> Response {
+        guard request.path.utf8.first == UInt8(ascii: "/") else {
+            return GoogleAPIError.invalidArgument("The request target must be an absolute path.").response()
+        }
+        let segments = stripAlias(RequestPath.segments(of: request.path))
+
+        if let (handler, parameters) = findHandler(segments, request.method) {
+            return invoke(handler, request, parameters)
+        }
+        if request.method == .head, let (handler, parameters) = findHandler(segments, .get) {
+            return invoke(handler, request, parameters)
+        }
+
+        let methods = allowedMethods(segments)
+        guard !methods.isEmpty else {
+            return GoogleAPIError(code: .notFound, message: "No route for \(request.method) \(request.path)", status: .notFound)
+                .response()
+        }
+        let allow = methods.joined(separator: ", ")
+        if request.method == .options, let cors {
+            return cors.preflightResponse(to: request, allowing: allow)
+        }
+        var response = GoogleAPIError(
+            code: .methodNotAllowed,
+            message: "Method \(request.method) is not allowed for \(request.path); allowed: \(allow)",
+            status: .unimplemented
+        ).response()
+        response.headers.add("Allow", allow)
+        return response
+    }
+
+    private func stripAlias(_ segments: [Substring]) -> ArraySlice<Substring> {
+        guard let first = segments.first else { return segments[...] }
+        for alias in aliases where alias[0].utf8.count == first.utf8.count && segments.starts(with: alias) {
+            return segments[alias.count...]
+        }
+        return segments[...]
+    }
+
+    private func findHandler(_ segments: ArraySlice<Substring>, _ method: HTTPMethod) -> (Handler, [PathParameters.Parameter])? {
+        var found: (Handler, [PathParameters.Parameter])?
+        var scratch: [PathParameters.Parameter] = []
+        root.visitMatches(segments, &scratch) { node, parameters in
+            guard let handler = node.handler(for: method) else { return false }
+            found = (handler, parameters)
+            return true
+        }
+        return found
+    }
+
+    /// The methods some route accepts at this path, in a stable order, with `HEAD` for `GET`
+    /// and `OPTIONS` when CORS is on.
+    private func allowedMethods(_ segments: ArraySlice<Substring>) -> [String] {
+        var methods: [HTTPMethod] = []
+        var scratch: [PathParameters.Parameter] = []
+        root.visitMatches(segments, &scratch) { node, _ in
+            for endpoint in node.endpoints where !methods.contains(endpoint.method) { methods.append(endpoint.method) }
+            return false
+        }
+        guard !methods.isEmpty else { return [] }
+        if methods.contains(.get) && !methods.contains(.head) { methods.append(.head) }
+        if cors != nil && !methods.contains(.options) { methods.append(.options) }
+        let order: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        return methods.sorted { (order.firstIndex(of: $0) ?? order.count) < (order.firstIndex(of: $1) ?? order.count) }
+            .map(\.rawValue)
+    }
+
+    private func invoke(_ handler: Handler, _ request: Request, _ parameters: [PathParameters.Parameter]) -> Response {
+        var request = request
+        request.pathParameters = PathParameters(parameters)
+        do {
+            return try handler(request)
+        } catch let error as any HTTPResponseError {
+            return error.response()
+        } catch {
+            log.error(
+                "handler failed",
+                [
+                    "method": .string(request.method.rawValue), "path": .string(request.path),
+                    "error": .string(String(reflecting: error)),
+                ]
+            )
+            return GoogleAPIError.internal().response()
+        }
+    }
+}

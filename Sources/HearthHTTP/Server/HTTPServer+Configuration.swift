@@ -1,0 +1,70 @@
+public import HearthBase
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension HTTPServer {
+    /// Listening address, threads and the limits that protect the server from slow, greedy or
+    /// hostile clients. Every limit is set explicitly because libmicrohttpd's defaults are
+    /// "none" (no idle timeout, no body limit).
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 literal, or `localhost`. Defaults to loopback only; `0.0.0.0` or
+        /// `::` listen on every interface.
+        public var host: String
+        /// 0 lets the system pick a free port (read it back from ``HTTPServer/boundPort``).
+        public var port: Int
+        /// Worker threads, each with its own epoll set; handlers run on them.
+        public var threadCount: Int
+        /// Open connections the server accepts. libmicrohttpd divides this evenly between the
+        /// worker threads, so one busy worker can refuse while another still has room.
+        public var connectionLimit: Int
+        /// Open connections from one IP address; 0 means no limit.
+        public var perIPConnectionLimit: Int
+        /// Seconds a connection may sit idle — before its request headers are complete, between
+        /// body chunks, or between keep-alive requests — before it is closed.
+        public var connectionTimeoutSeconds: Int
+        /// Largest accepted request body after gzip inflation; larger ones get 413.
+        public var maxBodyBytes: Int
+        /// Memory per connection for the request line, headers and I/O buffers; it bounds the
+        /// header size (larger headers get 431).
+        public var connectionMemoryLimitBytes: Int
+        /// Pending connections the kernel queues before accepting.
+        public var listenBacklog: Int
+        /// One JSON line per request; `nil` turns the access log off.
+        public var accessLog: AccessLog?
+        /// Where the server's own messages (and libmicrohttpd's) go.
+        public var log: Log
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            threadCount: Int = Configuration.processorCount,
+            connectionLimit: Int = 1000,
+            perIPConnectionLimit: Int = 0,
+            connectionTimeoutSeconds: Int = 30,
+            maxBodyBytes: Int = 1024 * 1024,
+            connectionMemoryLimitBytes: Int = 32 * 1024,
+            listenBacklog: Int = 1024,
+            accessLog: AccessLog? = AccessLog(),
+            log: Log = Log()
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.connectionLimit = connectionLimit
+            self.perIPConnectionLimit = perIPConnectionLimit
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.maxBodyBytes = maxBodyBytes
+            self.connectionMemoryLimitBytes = connectionMemoryLimitBytes
+            self.listenBacklog = listenBacklog
+            self.accessLog = accessLog
+            self.log = log
+        }
+
+        /// The processors this process may run on.
+        public static var processorCount: Int {
+            max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import HearthBase
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of epoll worker threads that run the responder
+/// synchronously (no task hop per request), with keep-alive, body limits, gzip request bodies
+/// and a JSON access log.
+///
+/// Lifecycle: ``start()``, then at shutdown ``beginShutdown()`` (stop accepting),
+/// ``waitForInFlight(timeout:)`` (let running requests finish) and ``stop()``.
+public final class HTTPServer: Sendable {
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let daemon = Mutex<Daemon?>(nil)
+    private let started = Atomic<Bool>(false)
+
+    public init(configuration: Configuration = Configuration(), responder: some HTTPResponder) {
+        self.configuration = configuration
+        self.core = ServerCore(responder: responder, configuration: configuration)
+    }
+
+    public convenience init(
+        configuration: Configuration = Configuration(),
+        handler: @escaping @Sendable (Request) -> Response
+    ) {
+        self.init(configuration: configuration, responder: ClosureResponder(handler: handler))
+    }
+
+    deinit { stop() }
+
+    /// Binds the configured address and starts the worker threads.
+    ///
+    /// - Throws: ``HTTPServerError/addressInUse(host:port:)`` and friends when the address
+    ///   cannot be bound; ``HTTPServerError/alreadyStarted`` on a second call.
+    public func start() throws(HTTPServerError) {
+        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw .alreadyStarted
+        }
+        do throws(HTTPServerError) {
+            let running = try Daemon(configuration: configuration, core: core)
+            daemon.withLock { $0 = running }
+            configuration.log.info(
+                "http server listening",
+                [
+                    "host": .string(configuration.host), "port": .int(Int64(running.port)),
+                    "threads": .int(Int64(configuration.threadCount)),
+                ]
+            )
+        } catch {
+            started.store(false, ordering: .releasing)
+            throw error
+        }
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0), or `nil`
+    /// when not running.
+    public var boundPort: Int? {
+        daemon.withLock { $0?.port }
+    }
+
+    /// Requests currently being received, handled or answered.
+    public var inFlightRequestCount: Int {
+        core.inFlight.load(ordering: .acquiring)
+    }
+
+    /// Stops accepting connections (new ones are refused); requests on open connections are
+    /// still served, with `Connection: close` so that clients move on.
+    public func beginShutdown() {
+        core.draining.store(true, ordering: .releasing)
+        daemon.withLock { $0 }?.quiesce()
+    }
+
+    /// Waits until no request is in flight, or `timeout` passes. Blocks the calling thread.
+    ///
+    /// - Returns: whether every request finished in time.
+    @discardableResult
+    public func waitForInFlight(timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while core.inFlight.load(ordering: .acquiring) > 0 {
+            guard clock.now < deadline else { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+        }
+        return true
+    }
+
+    /// Closes every connection, stops the worker threads and flushes the access log. Requests
+    /// still running are cut off; call ``beginShutdown()`` and ``waitForInFlight(timeout:)``
+    /// first for a graceful stop.
+    public func stop() {
+        let running = daemon.withLock { slot -> Daemon? in
+            defer { slot = nil }
+            return slot
+        }
+        guard let running else { return }
+        core.draining.store(true, ordering: .releasing)
+        running.stop()
+        configuration.accessLog?.writer.flush()
+        configuration.log.info("http server stopped", ["port": .int(Int64(running.port))])
+        configuration.log.writer.flush()
+    }
+}

@@ -1,0 +1,86 @@
+import CMicroHTTPD
+import Glibc
+import Synchronization
+
+/// Owns one running `MHD_Daemon`, its listening socket and the retained ``ServerCore`` that
+/// the callbacks see; stops them in `deinit` if ``stop()`` was not called.
+final class Daemon: Sendable {
+    /// libmicrohttpd's quiesce and stop calls may come from any thread; the atomics below make
+    /// each happen once, and nothing else touches the pointer.
+    nonisolated(unsafe) private let pointer: OpaquePointer
+    private let listenDescriptor: Int32
+    private let core: Unmanaged<ServerCore>
+    private let quiesced = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    let port: Int
+
+    init(configuration: HTTPServer.Configuration, core: ServerCore) throws(HTTPServerError) {
+        let socket = try ListenSocket.open(
+            host: configuration.host,
+            port: configuration.port,
+            backlog: Int32(clamping: configuration.listenBacklog)
+        )
+        let retained = Unmanaged.passRetained(core)
+        let context = retained.toOpaque()
+        var options: [MHD_OptionItem] = [
+            // First, so that start-up messages go to our log too.
+            Self.option(.EXTERNAL_LOGGER, unsafeBitCast(MicroHTTPDCallbacks.logger, to: Int.self), context),
+            Self.option(.LISTEN_SOCKET, Int(socket.descriptor)),
+            Self.option(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
+            Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
+            Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeoutSeconds)),
+            Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimitBytes)),
+            Self.option(.NOTIFY_COMPLETED, unsafeBitCast(MicroHTTPDCallbacks.requestCompleted, to: Int.self), context),
+            Self.option(.UNESCAPE_CALLBACK, unsafeBitCast(MicroHTTPDCallbacks.keepEscaped, to: Int.self)),
+        ]
+        if configuration.threadCount > 1 {
+            options.append(Self.option(.THREAD_POOL_SIZE, configuration.threadCount))
+        }
+        options.append(Self.option(.END, 0))
+
+        // Epoll in internal worker threads is the fastest mode; ITC lets us quiesce.
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
+        let daemon = options.withUnsafeMutableBufferPointer { buffer in
+            CMicroHTTPD_start(flags, 0, MicroHTTPDCallbacks.accessHandler, context, buffer.baseAddress)
+        }
+        guard let daemon else {
+            close(socket.descriptor)
+            retained.release()
+            throw .daemonFailedToStart
+        }
+        pointer = daemon
+        listenDescriptor = socket.descriptor
+        port = socket.port
+        self.core = retained
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting connections; open ones carry on.
+    func quiesce() {
+        guard !stopped.load(ordering: .acquiring),
+            quiesced.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        _ = MHD_quiesce_daemon(pointer)
+        // The socket may not be closed before MHD_stop_daemon (a worker could still hold it),
+        // but while it stays open the kernel would keep completing handshakes nobody accepts.
+        // Shutting it down for reading ends the listen state: new connections are refused.
+        shutdown(listenDescriptor, Int32(SHUT_RD))
+    }
+
+    /// Closes every connection and joins the worker threads. Idempotent.
+    func stop() {
+        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
+        MHD_stop_daemon(pointer)
+        // After a quiesce the socket is ours to close; otherwise MHD_stop_daemon closed it.
+        if quiesced.load(ordering: .acquiring) { close(listenDescriptor) }
+        core.release()
+    }
+
+    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: value, ptr_value: pointer)
+    }
+}

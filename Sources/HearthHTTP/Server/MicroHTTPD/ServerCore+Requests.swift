@@ -1,0 +1,236 @@
+import CMicroHTTPD
+import Glibc
+import HearthBase
+import Synchronization
+
+/// The request lifecycle on libmicrohttpd: read limits from the headers, collect the body,
+/// build the ``Request``, run the responder, queue the answer, log it.
+extension ServerCore {
+    func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let stateAddress = requestContext.pointee else {
+            return begin(connection: connection, url: url, method: method, requestContext: requestContext)
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
+        let chunkSize = uploadDataSize.pointee
+        if chunkSize > 0 {
+            // Everything is consumed: bytes past the limit are counted and dropped.
+            uploadDataSize.pointee = 0
+            state.body.append(UnsafeRawBufferPointer(start: uploadData, count: chunkSize))
+            return state.body.shouldAbandon ? .NO : .YES
+        }
+        guard !state.answered else { return .YES }
+        state.answered = true
+        return answer(connection: connection, url: url, method: method, state: state)
+    }
+
+    /// The first call: headers are in, the body is not. Answers 415 or 413 at once when the
+    /// headers already show the body cannot be accepted (libmicrohttpd then skips the upload and
+    /// closes the connection after the answer).
+    private func begin(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let start = Self.monotonicNanoseconds()
+        inFlight.add(1, ordering: .relaxed)
+        let encoding = RequestBody.Encoding(headerValue: Self.header(connection, "Content-Encoding"))
+        let expectedLength = Self.header(connection, "Content-Length").flatMap { Int($0) }
+        let state = RequestState(
+            startNanoseconds: start,
+            body: RequestBody(encoding: encoding ?? .identity, limit: maxBodyBytes, expectedLength: expectedLength)
+        )
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+
+        let early: Response
+        if encoding == nil {
+            early = GoogleAPIError(
+                code: .unsupportedMediaType,
+                message: "Unsupported Content-Encoding; send identity or gzip.",
+                status: .invalidArgument
+            ).response()
+        } else if let expectedLength, expectedLength > maxBodyBytes {
+            early = tooLargeResponse()
+        } else {
+            return .YES
+        }
+        state.answered = true
+        return send(
+            early,
+            connection: connection,
+            method: HTTPMethod(cString: method),
+            path: String(cString: url),
+            remoteAddress: Self.remoteAddress(connection),
+            startNanoseconds: start
+        )
+    }
+
+    /// The last call: the body is complete.
+    private func answer(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        state: RequestState
+    ) -> MHD_Result {
+        let httpMethod = HTTPMethod(cString: method)
+        let path = String(cString: url)
+        let remoteAddress = Self.remoteAddress(connection)
+        let response: Response
+        switch state.body.finish() {
+        case .failure(.tooLarge):
+            response = tooLargeResponse()
+        case .failure(.corruptGzip):
+            response = GoogleAPIError.invalidArgument("The request body is not valid gzip data.").response()
+        case .success(let body):
+            let request = Request(
+                method: httpMethod,
+                path: path,
+                query: Self.queryItems(connection),
+                headers: Self.headers(connection),
+                body: body,
+                remoteAddress: remoteAddress
+            )
+            response = responder.respond(to: request)
+        }
+        return send(
+            response,
+            connection: connection,
+            method: httpMethod,
+            path: path,
+            remoteAddress: remoteAddress,
+            startNanoseconds: state.startNanoseconds
+        )
+    }
+
+    /// Queues `response` and writes the access log line. libmicrohttpd adds `Date` and
+    /// `Content-Length`, leaves the body out for `HEAD`, and handles `Connection` (keep-alive
+    /// for HTTP/1.1, only on request for HTTP/1.0, close when the client asks).
+    private func send(
+        _ response: Response,
+        connection: OpaquePointer,
+        method: HTTPMethod,
+        path: String,
+        remoteAddress: String,
+        startNanoseconds: UInt64
+    ) -> MHD_Result {
+        let allowsBody = response.status.allowsBody
+        let created = response.body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(
+                allowsBody ? raw.count : 0,
+                UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                .RESPMEM_MUST_COPY
+            )
+        }
+        guard let mhdResponse = created else { return .NO }
+        for field in response.headers {
+            // libmicrohttpd refuses values with CR or LF (no header injection) and a
+            // hand-written Content-Length; such fields are dropped.
+            _ = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+        }
+        if draining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        let queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+
+        if let accessLog {
+            let elapsed = Self.monotonicNanoseconds() &- startNanoseconds
+            accessLog.record(
+                method: method,
+                path: path,
+                status: response.status.code,
+                bytes: allowsBody && method != .head ? response.body.count : 0,
+                durationMicros: Int64(elapsed / 1000),
+                remote: remoteAddress
+            )
+        }
+        return queued
+    }
+
+    // MARK: Reading the request from libmicrohttpd
+
+    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private static func headers(_ connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders(reservingCapacity: 8)
+        withUnsafeMutablePointer(to: &headers) { target in
+            _ = MHD_get_connection_values_n(
+                connection,
+                .HEADER_KIND,
+                { target, _, name, nameLength, value, valueLength in
+                    let headers = target!.assumingMemoryBound(to: HTTPHeaders.self)
+                    headers.pointee.add(
+                        ServerCore.lowercasedString(name, nameLength),
+                        ServerCore.string(value, valueLength)
+                    )
+                    return .YES
+                },
+                target
+            )
+        }
+        return headers
+    }
+
+    /// Query arguments, raw from libmicrohttpd (see `MicroHTTPDCallbacks.keepEscaped`) and
+    /// decoded here.
+    private static func queryItems(_ connection: OpaquePointer) -> QueryItems {
+        var items = QueryItems()
+        withUnsafeMutablePointer(to: &items) { target in
+            _ = MHD_get_connection_values_n(
+                connection,
+                .GET_ARGUMENT_KIND,
+                { target, _, name, nameLength, value, valueLength in
+                    let items = target!.assumingMemoryBound(to: QueryItems.self)
+                    items.pointee.append(
+                        PercentDecoding.decode(bytes: ServerCore.bytes(name, nameLength), plusAsSpace: true),
+                        PercentDecoding.decode(bytes: ServerCore.bytes(value, valueLength), plusAsSpace: true)
+                    )
+                    return .YES
+                },
+                target
+            )
+        }
+        return items
+    }
+
+    private static func remoteAddress(_ connection: OpaquePointer) -> String {
+        guard let info = CMicroHTTPD_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
+            let address = info.pointee.client_addr
+        else { return "" }
+        return SocketAddress.describe(address)
+    }
+
+    private static func bytes(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> String {
+        String(decoding: bytes(pointer, count), as: UTF8.self)
+    }
+
+    private static func lowercasedString(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> String {
+        let source = bytes(pointer, count)
+        return String(unsafeUninitializedCapacity: count) { target in
+            for index in 0..<count { target[index] = HTTPHeaders.asciiLowercased(source[index]) }
+            return count
+        }
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+}

@@ -1,0 +1,101 @@
+/// Collects a request body as it arrives in chunks, enforcing the size limit on the decoded
+/// bytes and inflating gzip on the fly. Pure logic: the libmicrohttpd glue feeds it chunks.
+struct RequestBody {
+    enum Encoding: Equatable {
+        case identity
+        case gzip
+
+        /// The coding named by a `Content-Encoding` value; `nil` for one the server cannot read
+        /// (which becomes 415).
+        init?(headerValue: String?) {
+            guard let value = headerValue else {
+                self = .identity
+                return
+            }
+            switch value.trimmingASCIISpaces().lowercased() {
+            case "", "identity": self = .identity
+            case "gzip", "x-gzip": self = .gzip
+            default: return nil
+            }
+        }
+    }
+
+    enum Failure: Error, Equatable {
+        /// The decoded body passed the limit.
+        case tooLarge
+        /// `Content-Encoding: gzip` on bytes that are not (complete) gzip.
+        case corruptGzip
+    }
+
+    let encoding: Encoding
+    /// The most decoded bytes accepted.
+    let limit: Int
+    private(set) var bytes: [UInt8] = []
+    /// Bytes received on the wire (before inflating).
+    private(set) var receivedBytes = 0
+    private(set) var failure: Failure?
+    private var inflater: GzipInflater?
+
+    /// - Parameter expectedLength: the `Content-Length`, if any, to reserve the buffer once
+    ///   (capped by the limit, so a lying header cannot make the server allocate more).
+    init(encoding: Encoding, limit: Int, expectedLength: Int?) {
+        self.encoding = encoding
+        self.limit = limit
+        // An inflated body's size is unknown up front; it grows as it goes.
+        if encoding == .identity, let expectedLength, expectedLength > 0 {
+            bytes.reserveCapacity(min(expectedLength, limit))
+        }
+    }
+
+    /// Whether a client that keeps sending after the limit should be cut off: past this many
+    /// wire bytes the server stops reading and closes the connection instead of answering 413.
+    var shouldAbandon: Bool {
+        failure != nil && receivedBytes > 2 * limit + 1024 * 1024
+    }
+
+    mutating func append(_ chunk: UnsafeRawBufferPointer) {
+        receivedBytes += chunk.count
+        guard failure == nil else { return }
+        switch encoding {
+        case .identity:
+            guard bytes.count + chunk.count <= limit else {
+                failure = .tooLarge
+                bytes = []
+                return
+            }
+            bytes.append(contentsOf: chunk)
+        case .gzip:
+            if inflater == nil { inflater = GzipInflater() }
+            switch inflater!.inflate(chunk, into: &bytes, limit: limit) {
+            case .inflated: break
+            case .limitExceeded:
+                failure = .tooLarge
+                bytes = []
+                inflater = nil
+            case .corrupt:
+                failure = .corruptGzip
+                bytes = []
+                inflater = nil
+            }
+        }
+    }
+
+    /// Ends the body: the bytes, or why there are none.
+    mutating func finish() -> Result<[UInt8], Failure> {
+        if let failure { return .failure(failure) }
+        if let inflater, !inflater.atEndOfStream {
+            failure = .corruptGzip
+            return .failure(.corruptGzip)
+        }
+        return .success(bytes)
+    }
+}
+
+extension String {
+    func trimmingASCIISpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = lastIndex(where: { !isSpace($0) })!
+        return self[first...last]
+    }
+}

@@ -1,0 +1,46 @@
+import HearthBase
+import Synchronization
+
+/// What all worker threads share while the server runs: the responder, the limits, the logs,
+/// and the counters that graceful shutdown watches. Immutable apart from its atomics.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maxBodyBytes: Int
+    let accessLog: AccessLog?
+    let log: Log
+    /// Requests begun and not yet completed: body arriving, handler running or answer being sent.
+    let inFlight = Atomic<Int>(0)
+    /// Set once shutdown begins: answers then carry `Connection: close` so that clients leave
+    /// their kept-alive connections.
+    let draining = Atomic<Bool>(false)
+
+    init(responder: any HTTPResponder, configuration: HTTPServer.Configuration) {
+        self.responder = responder
+        self.maxBodyBytes = configuration.maxBodyBytes
+        self.accessLog = configuration.accessLog
+        self.log = configuration.log
+    }
+
+    /// The 413 answer.
+    func tooLargeResponse() -> Response {
+        GoogleAPIError(
+            code: .contentTooLarge,
+            message: "The request body is larger than the limit of \(maxBodyBytes) bytes.",
+            status: .resourceExhausted
+        ).response()
+    }
+}
+
+/// One request's state between the calls libmicrohttpd makes for it; it lives in the
+/// request's `con_cls` slot from the first call until the completion callback.
+final class RequestState {
+    let startNanoseconds: UInt64
+    var body: RequestBody
+    /// Whether a response was queued (possibly early, before the body).
+    var answered = false
+
+    init(startNanoseconds: UInt64, body: RequestBody) {
+        self.startNanoseconds = startNanoseconds
+        self.body = body
+    }
+}
