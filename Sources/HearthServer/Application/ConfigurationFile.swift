@@ -42,7 +42,7 @@ struct ConfigurationFile: Decodable {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueCorrupted(let context):
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\(context.debugDescription) at \(path(context.codingPath))"
         case DecodingError.dataCorrupted(let context):
             context.debugDescription

@@ -1,5 +1,6 @@
 import HearthBase
 import HearthStore
+import Synchronization
 
 extension HearthApplication {
     /// Starts the node's periodic maintenance.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HearthBase
 import HearthCore
+import HearthCrypto
 import HearthStore
 
 /// The sub-commands that manage stored data directly: projects, admin credentials, keys.

@@ -3,7 +3,7 @@ import HearthCore
 import HearthStore
 
 #if canImport(Glibc)
-    import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// The `hearth` command line: reads the sub-command and runs it, answering the exit status.

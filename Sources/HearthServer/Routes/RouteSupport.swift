@@ -13,27 +13,30 @@ extension HearthApplication {
     /// Refuses the request unless it carries an admin credential of `project`:
     /// 401 when it has none or a bad one, 403 when the credential belongs to another project.
     func requireAdmin(_ request: Request, project: Project) throws(GoogleAPIError) {
-        do {
+        do throws(AdminAuthenticationError) {
             try adminCredentials.authenticate(authorization: request.headers["authorization"], projectID: project.id)
-        } catch .missing {
-            throw GoogleAPIError(
-                code: .unauthorized,
-                message: "Request is missing required authentication credential.",
-                status: .unauthenticated
-            )
-        } catch .invalid {
-            throw GoogleAPIError(
-                code: .unauthorized,
-                message: "Request had invalid authentication credentials.",
-                status: .unauthenticated
-            )
-        } catch .forbidden {
-            throw GoogleAPIError(
-                code: .forbidden,
-                message: "The caller does not have permission",
-                status: .permissionDenied,
-                reason: "INSUFFICIENT_PERMISSION"
-            )
+        } catch {
+            switch error {
+            case .missing:
+                throw GoogleAPIError(
+                    code: .unauthorized,
+                    message: "Request is missing required authentication credential.",
+                    status: .unauthenticated
+                )
+            case .invalid:
+                throw GoogleAPIError(
+                    code: .unauthorized,
+                    message: "Request had invalid authentication credentials.",
+                    status: .unauthenticated
+                )
+            case .forbidden:
+                throw GoogleAPIError(
+                    code: .forbidden,
+                    message: "The caller does not have permission",
+                    status: .permissionDenied,
+                    reason: "INSUFFICIENT_PERMISSION"
+                )
+            }
         }
     }
 }
