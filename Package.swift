@@ -33,12 +33,15 @@ let package = Package(
         .target(name: "HearthServer", dependencies: ["HearthBase", "HearthCore", "HearthHTTP", "HearthCrypto", "HearthStore"]),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
 
+        // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
+        // real `hearth` binary.
+        .target(name: "HearthTestSupport", path: "Tests/HearthTestSupport"),
         .testTarget(name: "HearthBaseTests", dependencies: ["HearthBase"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
-        .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto"]),
+        .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]
 )
 

@@ -1,6 +1,11 @@
-/// Hearth's schema, every version in order. Append; never edit a released step.
+/// Hearth's schema, every version in order. Append; never edit a released step. Each area
+/// keeps its steps in its own file and its own range of versions, so areas grow apart:
+/// core 1–99, installations 100–199, accounts 200–299, mail 300–399, email actions 400–499.
 public enum Schema {
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] =
+        (core + installations + accounts + mail + emailActions).sorted { $0.version < $1.version }
+
+    static let core: [Migration] = [
         Migration(
             version: 1,
             name: "projects and signing keys",

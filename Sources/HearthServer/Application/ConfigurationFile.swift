@@ -52,6 +52,7 @@ struct ConfigurationFile: Decodable {
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        codingPath.isEmpty
+            ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 }

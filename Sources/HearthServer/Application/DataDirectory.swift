@@ -10,7 +10,11 @@ struct DataDirectory {
     func prepare() throws(UsageError) {
         let manager = FileManager.default
         do {
-            try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                atPath: path,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
         } catch {
             throw UsageError("hearth serve: cannot create data directory \(path): \(Self.reason(error))")
         }
@@ -38,7 +42,12 @@ struct DataDirectory {
             return key
         }
         let key = MasterKey.generate()
-        guard manager.createFile(atPath: file, contents: Data((key.text + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            manager.createFile(
+                atPath: file,
+                contents: Data((key.text + "\n").utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
         else { throw UsageError("hearth: cannot write \(file)") }
         return key
     }

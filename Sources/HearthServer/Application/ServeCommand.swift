@@ -14,7 +14,9 @@ enum ServeCommand {
     static func run(_ options: ServeOptions, environment: [String: String]) throws(UsageError) -> Int32 {
         let signals = ShutdownSignals.block()
         let log = Log()
-        let configuration = try options.configPath.map { path throws(UsageError) in try ConfigurationFile.load(path: path) }
+        let configuration = try options.configPath.map { path throws(UsageError) in
+            try ConfigurationFile.load(path: path)
+        }
         var publicOptions = options
         if options.publicURL == nil, let url = configuration?.publicURL { publicOptions.publicURL = url }
         log.info(announcement(publicOptions, configuration: configuration))
@@ -68,7 +70,10 @@ enum ServeCommand {
         responder.becomeReady(with: application.makeRouter())
         log.info(
             "hearth is ready",
-            ["url": .string("http://\(displayHost(options.host)):\(port)"), "publicUrl": .string(application.publicURL)]
+            [
+                "url": .string("http://\(displayHost(options.host)):\(port)"),
+                "publicUrl": .string(application.publicURL),
+            ]
         )
 
         let signal = signals.wait()

@@ -9,7 +9,9 @@ enum AdministrationCommand {
     private static let storeFlags: Set<String> = ["data", "database"]
 
     static func run(_ command: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
-        guard let action = arguments.first else { throw UsageError("hearth \(command): say what to do (see hearth --help)") }
+        guard let action = arguments.first else {
+            throw UsageError("hearth \(command): say what to do (see hearth --help)")
+        }
         let name = "\(command) \(action)"
         let parsed = try ParsedArguments(
             arguments.dropFirst(),
@@ -59,7 +61,9 @@ enum AdministrationCommand {
             }
         case ("admin-key", "revoke"):
             let project = try project()
-            guard let id = parsed.positional.first else { throw UsageError("hearth admin-key revoke: name the credential ID") }
+            guard let id = parsed.positional.first else {
+                throw UsageError("hearth admin-key revoke: name the credential ID")
+            }
             let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
             guard try credentials.list(projectID: project.id).contains(where: { $0.credentialID == id }),
                 try credentials.revoke(id: id)
@@ -67,7 +71,11 @@ enum AdministrationCommand {
             print("revoked \(id)")
         case ("keys", "list"):
             let project = try project()
-            let ring = KeyRing(store: store, clock: clock, masterKey: try masterKey(data: data, environment: environment))
+            let ring = KeyRing(
+                store: store,
+                clock: clock,
+                masterKey: try masterKey(data: data, environment: environment)
+            )
             for key in try ring.publishedKeys(projectID: project.id) {
                 print("\(key.kid ?? "")\t\(key.alg ?? "")")
             }
@@ -76,7 +84,11 @@ enum AdministrationCommand {
             guard let purpose = parsed.value("purpose").flatMap(KeyRing.Purpose.init(rawValue:)) else {
                 throw UsageError("hearth keys rotate: --purpose must be installations or idTokens")
             }
-            let ring = KeyRing(store: store, clock: clock, masterKey: try masterKey(data: data, environment: environment))
+            let ring = KeyRing(
+                store: store,
+                clock: clock,
+                masterKey: try masterKey(data: data, environment: environment)
+            )
             let lifetime =
                 purpose == .installations
                 ? project.settings.installationTokenLifetimeSeconds : project.settings.idTokenLifetimeSeconds

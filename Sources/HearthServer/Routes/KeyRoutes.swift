@@ -43,7 +43,8 @@ extension JSONWebKey {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         let members: [(String, String?)] = [
-            ("kty", kty), ("use", use), ("alg", alg), ("kid", kid), ("crv", crv), ("x", x), ("y", y), ("n", n), ("e", e),
+            ("kty", kty), ("use", use), ("alg", alg), ("kid", kid), ("crv", crv), ("x", x), ("y", y), ("n", n),
+            ("e", e),
         ]
         for (name, value) in members {
             if let value {

@@ -1,0 +1,4 @@
+extension Schema {
+    /// The mail area's steps (versions in its range; see `Schema`).
+    static let mail: [Migration] = []
+}
