@@ -23,14 +23,25 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The layers, lowest first. A target only depends on targets above it in this list.
         .target(name: "HearthBase"),
         .target(name: "HearthCrypto", dependencies: ["HearthBase", "COpenSSL", "CArgon2"]),
         .target(name: "HearthHTTP", dependencies: ["HearthBase", "CMicroHTTPD", "CZlib"]),
         .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite"]),
+        .target(name: "HearthNetwork", dependencies: ["HearthBase", "CCurl"]),
         .target(name: "HearthCore", dependencies: ["HearthBase", "HearthCrypto", "HearthStore"]),
-        .target(name: "HearthServer", dependencies: ["HearthBase", "HearthCore", "HearthHTTP", "HearthCrypto", "HearthStore"]),
+        .target(
+            name: "HearthMail",
+            dependencies: ["HearthBase", "HearthCore", "HearthCrypto", "HearthNetwork", "HearthStore"]
+        ),
+        .target(
+            name: "HearthServer",
+            dependencies: [
+                "HearthBase", "HearthCore", "HearthCrypto", "HearthHTTP", "HearthMail", "HearthNetwork", "HearthStore",
+            ]
+        ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
 
         // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
@@ -40,7 +51,9 @@ let package = Package(
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
+        .testTarget(name: "HearthNetworkTests", dependencies: ["HearthNetwork", "HearthTestSupport"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
+        .testTarget(name: "HearthMailTests", dependencies: ["HearthMail", "HearthCore", "HearthStore", "HearthTestSupport"]),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]
 )
