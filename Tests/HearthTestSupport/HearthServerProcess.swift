@@ -156,3 +156,15 @@ final class LineCollector: @unchecked Sendable {
         return nil
     }
 }
+
+/// The Python of the test tooling's virtual environment (`HEARTH_TEST_PYTHON`, set by
+/// `scripts/test`), or `python3` from the PATH.
+public var testPython: String {
+    ProcessInfo.processInfo.environment["HEARTH_TEST_PYTHON"] ?? "/usr/bin/python3"
+}
+
+/// The folder of the Python test tooling (`Tests/tooling`).
+public var testToolingDirectory: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("tooling")
+}
