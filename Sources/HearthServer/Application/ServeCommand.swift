@@ -46,11 +46,12 @@ enum ServeCommand {
 
         let store: any Store
         let application: HearthApplication
+        let clock = OffsetClock()
         do {
             store = try StoreLocation(options.effectiveDatabaseURL).open(log: log)
             application = try HearthApplication(
                 store: store,
-                clock: SystemClock(),
+                clock: clock,
                 log: log,
                 masterKey: masterKey,
                 publicURL: publicOptions.effectivePublicURL,
@@ -67,7 +68,9 @@ enum ServeCommand {
             throw UsageError("hearth serve: cannot start: \(error)")
         }
         application.startBackgroundWork()
-        responder.becomeReady(with: application.makeRouter())
+        var router = application.makeRouter()
+        if options.testClock { application.addTestClockRoutes(to: &router, clock: clock) }
+        responder.becomeReady(with: router)
         log.info(
             "hearth is ready",
             [

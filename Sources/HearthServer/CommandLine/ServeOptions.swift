@@ -15,6 +15,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var connectionTimeoutSeconds = 30
     public var maxBodyBytes = 1 << 20
     public var smtpURL: String?
+    /// Lets `POST /emulator/v1/clock` move the server's time forward (for tests only).
+    public var testClock = false
 
     public init() {}
 
@@ -38,7 +40,7 @@ public struct ServeOptions: Sendable, Equatable {
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
                             [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
-                            [--max-body-bytes N]
+                            [--max-body-bytes N] [--test-clock]
 
         Runs the server. Without --config it runs the development seed (project demo-project,
         API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
@@ -55,11 +57,18 @@ public struct ServeOptions: Sendable, Equatable {
           --connection-limit N    open connections at most (default 1000)
           --connection-timeout S  close idle or slow connections after S seconds (default 30)
           --max-body-bytes N      largest request body, after gzip (default 1048576)
+          --test-clock            let POST /emulator/v1/clock {"advanceSeconds": N} move time
+                                  forward (end-to-end tests of expiry; never in production)
         """
 
     /// Reads the flags that follow `hearth serve`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
-        let parsed = try ParsedArguments(arguments, command: "serve", valued: valuedFlags, switches: ["dev"])
+        let parsed = try ParsedArguments(
+            arguments,
+            command: "serve",
+            valued: valuedFlags,
+            switches: ["dev", "test-clock"]
+        )
         if let extra = parsed.positional.first { throw UsageError("hearth serve: unexpected argument \"\(extra)\"") }
         var options = ServeOptions()
         options.host = parsed.value("host") ?? options.host
@@ -89,6 +98,7 @@ public struct ServeOptions: Sendable, Equatable {
             command: "serve"
         )
         options.smtpURL = parsed.value("smtp")
+        options.testClock = parsed.flag("test-clock")
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw UsageError("hearth serve: --public-url must start with http:// or https://")
