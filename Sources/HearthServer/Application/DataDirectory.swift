@@ -8,21 +8,20 @@ struct DataDirectory {
     /// Creates the directory if needed and proves it is writable, so a bad `--data` fails at
     /// once with a readable line instead of at the first write.
     func prepare() throws(UsageError) {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(
-                atPath: path,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw UsageError("hearth serve: cannot create data directory \(path): \(Self.reason(error))")
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/\(component)"
+            if mkdir(built, 0o700) != 0 && errno != EEXIST {
+                throw UsageError("hearth serve: cannot create data directory \(path): \(String(cString: strerror(errno)))")
+            }
         }
-        let probe = "\(path)/.write-probe-\(getpidValue())"
-        guard manager.createFile(atPath: probe, contents: Data("ok".utf8)) else {
-            throw UsageError("hearth serve: data directory \(path) is not writable")
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("hearth serve: cannot create data directory \(path): a file is in the way")
         }
-        try? manager.removeItem(atPath: probe)
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw UsageError("hearth serve: data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The master key: `HEARTH_MASTER_KEY` if set, else `master.key` here, made on first start.
@@ -51,17 +50,8 @@ struct DataDirectory {
         else { throw UsageError("hearth: cannot write \(file)") }
         return key
     }
-
-    private static func reason(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("ermission") { return "permission denied" }
-        if text.contains("ot a directory") || text.contains("exists") { return "a file is in the way" }
-        return text
-    }
 }
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-private func getpidValue() -> Int32 { getpid() }

@@ -31,6 +31,8 @@ public enum HearthCommand {
 
     /// Runs `arguments` (without the program name) and answers the exit status.
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        // Log lines are buffered; whatever happens, they reach the terminal before exit.
+        defer { LogWriter.standardOutput.flush() }
         do {
             return try run(arguments, environment: environment)
         } catch let error as UsageError {
