@@ -57,21 +57,26 @@ extension Project {
         }
 
         project.authorizedDomains = authorizedDomains.map { entry in
-            let lowered = entry.lowercased()
-            let host = lowered.hasPrefix("*.") ? String(lowered.dropFirst(2)) : lowered
-            if !Self.isPlausibleHost(host) {
+            let wildcard = entry.hasPrefix("*.")
+            guard let host = HostName.canonical(wildcard ? entry.dropFirst(2) : entry[...]),
+                !host.hasPrefix("[") || !wildcard
+            else {
                 problems.append("authorized domain \"\(entry)\" must be a host name (optionally \"*.\" + host)")
+                return entry
             }
-            return lowered
+            return wildcard ? "*." + host : host
         }
         project.linkDomains = linkDomains.map { entry in
-            let lowered = entry.lowercased()
-            if !Self.isPlausibleHost(lowered) { problems.append("link domain \"\(entry)\" must be a host name") }
-            return lowered
+            guard let host = HostName.canonical(entry), !host.hasPrefix("[") else {
+                problems.append("link domain \"\(entry)\" must be a host name")
+                return entry
+            }
+            return host
         }
         if let defaultLinkDomain {
-            project.defaultLinkDomain = defaultLinkDomain.lowercased()
-            if !project.linkDomains.contains(defaultLinkDomain.lowercased()) {
+            let canonical = HostName.canonical(defaultLinkDomain) ?? defaultLinkDomain
+            project.defaultLinkDomain = canonical
+            if !project.linkDomains.contains(canonical) {
                 problems.append("defaultLinkDomain \"\(defaultLinkDomain)\" is not one of linkDomains")
             }
         }
@@ -112,14 +117,6 @@ extension Project {
             index = next
         }
         return pairs.joined(separator: ":")
-    }
-
-    /// A DNS name or IP literal without scheme, port, path or user-info.
-    static func isPlausibleHost(_ host: String) -> Bool {
-        guard !host.isEmpty, host.utf8.count <= 253 else { return false }
-        let forbidden: Set<Character> = ["/", "?", "#", "@", ":", " ", "\\", "*"]
-        return !host.contains(where: { forbidden.contains($0) || $0.isWhitespace })
-            && !host.hasPrefix(".") && !host.contains("..")
     }
 }
 

@@ -1,0 +1,172 @@
+/// The kinds of action an emailed code performs, with their wire names.
+public enum ActionCodeOperation: String, Sendable, CaseIterable {
+    case passwordReset = "PASSWORD_RESET"
+    case verifyEmail = "VERIFY_EMAIL"
+    case recoverEmail = "RECOVER_EMAIL"
+    case emailSignIn = "EMAIL_SIGNIN"
+    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+
+    /// The `mode` parameter of the link.
+    public var mode: String {
+        switch self {
+        case .passwordReset: "resetPassword"
+        case .verifyEmail: "verifyEmail"
+        case .recoverEmail: "recoverEmail"
+        case .emailSignIn: "signIn"
+        case .verifyAndChangeEmail: "verifyAndChangeEmail"
+        }
+    }
+
+    public init?(mode: String) {
+        guard let operation = Self.allCases.first(where: { $0.mode == mode }) else { return nil }
+        self = operation
+    }
+
+    /// The proto enum's integer, which clients may send instead of the name.
+    public var protoNumber: Int {
+        switch self {
+        case .passwordReset: 1
+        case .verifyEmail: 4
+        case .recoverEmail: 5
+        case .emailSignIn: 6
+        case .verifyAndChangeEmail: 7
+        }
+    }
+}
+
+/// Builds the links that carry action codes (PRODUCT.md §3.2):
+/// `<actionURL>?mode=…&oobCode=…&apiKey=…[&continueUrl=…][&lang=…]`, where the action URL is
+/// the project's custom one or `<publicURL>/__/auth/action`; when the app handles the code the
+/// emailed link wraps it as `https://<linkDomain>/__/auth/links?link=<encoded action link>`.
+public struct ActionLinkBuilder: Sendable {
+    public let project: Project
+    /// Hearth's public base URL, without a trailing slash.
+    public let publicURL: String
+
+    public init(project: Project, publicURL: String) {
+        self.project = project
+        self.publicURL = publicURL
+    }
+
+    /// The page that handles the action on the web.
+    public var actionURL: String { project.actionURL ?? "\(publicURL)/__/auth/action" }
+
+    /// The link to email (or return to an admin).
+    public func link(
+        for operation: ActionCodeOperation,
+        code: String,
+        apiKey: String,
+        settings: AcceptedActionCodeSettings,
+        language: String?
+    ) -> String {
+        guard settings.handledInApp else {
+            return actionLink(
+                for: operation,
+                code: code,
+                apiKey: apiKey,
+                continueURL: settings.continueURL,
+                language: language
+            )
+        }
+        // Inside the wrapper `apiKey` comes first, as Firebase writes it: Apple's SDK reads
+        // the wrapped parameters at the top level, where the first one stays glued to `link`.
+        let inner = actionLink(
+            for: operation,
+            code: code,
+            apiKey: apiKey,
+            continueURL: settings.continueURL,
+            language: language,
+            apiKeyFirst: true
+        )
+        let domain = settings.linkDomain ?? project.preferredLinkDomain ?? Self.host(of: publicURL)
+        return
+            "https://\(domain)/__/auth/links?link=\(PercentEncoding.encode(inner, keeping: PercentEncoding.wrappedLinkCharacters))"
+    }
+
+    /// The plain action link, which Hearth's own action page (or the custom one) handles.
+    public func actionLink(
+        for operation: ActionCodeOperation,
+        code: String,
+        apiKey: String,
+        continueURL: String?,
+        language: String?,
+        apiKeyFirst: Bool = false
+    ) -> String {
+        var parameters: [(String, String)] = [("mode", operation.mode), ("oobCode", code)]
+        if apiKeyFirst {
+            parameters.insert(("apiKey", apiKey), at: 0)
+        } else {
+            parameters.append(("apiKey", apiKey))
+        }
+        if let continueURL { parameters.append(("continueUrl", continueURL)) }
+        if let language, !language.isEmpty { parameters.append(("lang", language)) }
+        let query = parameters.map {
+            "\($0.0)=\(PercentEncoding.encode($0.1, keeping: PercentEncoding.queryValueCharacters))"
+        }
+        .joined(separator: "&")
+        let base = actionURL
+        return base + (base.contains("?") ? "&" : "?") + query
+    }
+
+    /// The host (and port) of an `http(s)://host[:port]/...` URL.
+    static func host(of url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+}
+
+/// Percent-encoding for link building (RFC 3986): every byte outside the kept set becomes
+/// `%XX`, so `=` and `&` inside a value can never be mistaken for separators.
+public enum PercentEncoding {
+    /// Unreserved characters plus `:` `/` `?` `@`, which a query value may hold literally.
+    static let queryValueCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@".utf8)
+    /// What the wrapped link leaves readable: unreserved plus `:` `/` `?` (Firebase's form).
+    static let wrappedLinkCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?".utf8)
+
+    static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if kept.contains(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` sequences (and `+` as space when `plusIsSpace`); `nil` on a broken escape
+    /// or bytes that are not UTF-8.
+    public static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
+        var output: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard bytes.count >= 2, let high = hexValue(bytes[bytes.startIndex]),
+                    let low = hexValue(bytes[bytes.startIndex + 1])
+                else { return nil }
+                output.append(high << 4 | low)
+                bytes = bytes.dropFirst(2)
+            } else if plusIsSpace && byte == UInt8(ascii: "+") {
+                output.append(UInt8(ascii: " "))
+            } else {
+                output.append(byte)
+            }
+        }
+        return String(validating: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
