@@ -1,4 +1,5 @@
 import HearthBase
+import HearthCore
 import HearthStore
 import Synchronization
 
@@ -28,6 +29,7 @@ extension HearthApplication {
             try store.write { transaction in
                 try transaction.deleteExpiredRateCounters(now: now)
                 try transaction.deleteExpiredSigningKeys(now: now)
+                try transaction.deleteRevokedRefreshTokens(before: (now - AccountService.revokedTokenMemorySeconds) * 1_000)
             }
         } catch {
             log.warning("maintenance failed", ["error": .string(String(describing: error))])
