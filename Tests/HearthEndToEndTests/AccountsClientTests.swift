@@ -10,7 +10,10 @@ import Testing
         let client = server.client()
         let response = try client.call(
             "accounts:signUp",
-            ["email": " Alice@Example.COM", "password": "password-1", "displayName": "Alice", "returnSecureToken": true]
+            [
+                "email": " Alice@Example.COM", "password": "password-1", "displayName": "Alice",
+                "returnSecureToken": true,
+            ]
         )
         #expect(response.status == 200)
         let json = response.json
@@ -23,7 +26,11 @@ import Testing
 
         let idToken = try #require(json["idToken"] as? String)
         let keys = try client.verificationKeys()
-        let verified = try JWT.verify(idToken, keys: { $0.flatMap { keys[$0] } }, now: Int64(Date().timeIntervalSince1970))
+        let verified = try JWT.verify(
+            idToken,
+            keys: { $0.flatMap { keys[$0] } },
+            now: Int64(Date().timeIntervalSince1970)
+        )
         #expect(verified.header.alg == "RS256")
         #expect(verified.claims.iss == ["https://securetoken.google.com/demo-project"].first)
         #expect(verified.claims.aud == ["demo-project"])
@@ -46,7 +53,10 @@ import Testing
         _ = try client.signUp("taken@example.com")
         let cases: [([String: Any], String)] = [
             (["email": "TAKEN@example.com", "password": "password-1"], "EMAIL_EXISTS"),
-            (["email": "short@example.com", "password": "12345"], "WEAK_PASSWORD : Password should be at least 6 characters"),
+            (
+                ["email": "short@example.com", "password": "12345"],
+                "WEAK_PASSWORD : Password should be at least 6 characters"
+            ),
             (["email": "not-an-email", "password": "password-1"], "INVALID_EMAIL"),
             (["email": "nopassword@example.com"], "MISSING_PASSWORD"),
             (["password": "password-1"], "MISSING_EMAIL"),
@@ -68,10 +78,18 @@ import Testing
     @Test func theAPIKeyComesFromTheQueryOrTheHeaderAndMustBeKnown() throws {
         let server = try Accounts.server()
         let client = server.client()
-        let missing = try client.call("accounts:signUp", ["email": "a@example.com", "password": "password-1"], key: nil)
+        let missing = try client.call(
+            "accounts:signUp",
+            ["email": "a@example.com", "password": "password-1"],
+            key: nil
+        )
         #expect(missing.status == 403)
         #expect(missing.errorStatus == "PERMISSION_DENIED")
-        let unknown = try client.call("accounts:signUp", ["email": "a@example.com", "password": "password-1"], key: "nope")
+        let unknown = try client.call(
+            "accounts:signUp",
+            ["email": "a@example.com", "password": "password-1"],
+            key: "nope"
+        )
         #expect(unknown.status == 400)
         #expect(unknown.errorMessage?.hasPrefix("API_KEY_INVALID") == true)
         let header = try client.call(
@@ -114,8 +132,14 @@ import Testing
         let server = try Accounts.server(openProject: true)
         let client = server.client()
         _ = try client.signUp("carol@example.com", key: Accounts.openAPIKey)
-        #expect(try client.signIn("carol@example.com", "password-2", key: Accounts.openAPIKey).errorMessage == "INVALID_PASSWORD")
-        #expect(try client.signIn("dave@example.com", "password-1", key: Accounts.openAPIKey).errorMessage == "EMAIL_NOT_FOUND")
+        #expect(
+            try client.signIn("carol@example.com", "password-2", key: Accounts.openAPIKey).errorMessage
+                == "INVALID_PASSWORD"
+        )
+        #expect(
+            try client.signIn("dave@example.com", "password-1", key: Accounts.openAPIKey).errorMessage
+                == "EMAIL_NOT_FOUND"
+        )
     }
 
     @Test func lookupAnswersTheUserOfTheIDToken() throws {
@@ -139,7 +163,10 @@ import Testing
         #expect(provider["providerId"] as? String == "password")
         #expect(provider["rawId"] as? String == "erin@example.com")
 
-        #expect(try client.call("accounts:lookup", ["idToken": "garbage"]).errorMessage?.hasPrefix("INVALID_ID_TOKEN") == true)
+        #expect(
+            try client.call("accounts:lookup", ["idToken": "garbage"]).errorMessage?.hasPrefix("INVALID_ID_TOKEN")
+                == true
+        )
         #expect(try client.call("accounts:lookup", [:]).errorMessage == "MISSING_ID_TOKEN")
         // An app may not look users up by ID.
         #expect(try client.call("accounts:lookup", ["localId": [user.localID]]).errorMessage == "MISSING_ID_TOKEN")
@@ -187,7 +214,10 @@ import Testing
         let response = try client.call("accounts:update", ["idToken": user.idToken, "password": "password-2"])
         #expect(response.status == 200)
         let fresh = try SignedInUser(response)
-        #expect(try client.call("accounts:lookup", ["idToken": user.idToken]).errorMessage?.hasPrefix("TOKEN_EXPIRED") == true)
+        #expect(
+            try client.call("accounts:lookup", ["idToken": user.idToken]).errorMessage?.hasPrefix("TOKEN_EXPIRED")
+                == true
+        )
         #expect(try client.call("accounts:lookup", ["idToken": fresh.idToken]).status == 200)
         let oldRefresh = try client.request(
             "POST",
@@ -198,7 +228,11 @@ import Testing
         #expect(oldRefresh.errorMessage?.hasPrefix("TOKEN_EXPIRED") == true)
         #expect(try client.signIn("grace@example.com", "password-1").errorMessage == "INVALID_LOGIN_CREDENTIALS")
         #expect(try client.signIn("grace@example.com", "password-2").status == 200)
-        #expect(try client.call("accounts:update", ["idToken": fresh.idToken, "password": "short"]).errorMessage?.hasPrefix("WEAK_PASSWORD") == true)
+        #expect(
+            try client.call("accounts:update", ["idToken": fresh.idToken, "password": "short"]).errorMessage?.hasPrefix(
+                "WEAK_PASSWORD"
+            ) == true
+        )
     }
 
     @Test func appsMayChangeTheEmailOnlyWithoutEnumerationProtection() throws {
@@ -210,9 +244,17 @@ import Testing
 
         let open = try client.signUp("ivy@example.com", key: Accounts.openAPIKey)
         _ = try client.signUp("taken@example.com", key: Accounts.openAPIKey)
-        let taken = try client.call("accounts:update", ["idToken": open.idToken, "email": "taken@example.com"], key: Accounts.openAPIKey)
+        let taken = try client.call(
+            "accounts:update",
+            ["idToken": open.idToken, "email": "taken@example.com"],
+            key: Accounts.openAPIKey
+        )
         #expect(taken.errorMessage == "EMAIL_EXISTS")
-        let changed = try client.call("accounts:update", ["idToken": open.idToken, "email": "Ivy.New@example.com"], key: Accounts.openAPIKey)
+        let changed = try client.call(
+            "accounts:update",
+            ["idToken": open.idToken, "email": "Ivy.New@example.com"],
+            key: Accounts.openAPIKey
+        )
         #expect(changed.status == 200)
         #expect(changed.json["email"] as? String == "ivy.new@example.com")
         #expect(changed.json["emailVerified"] as? Bool == false)
@@ -227,7 +269,10 @@ import Testing
         let response = try client.call("accounts:delete", ["idToken": user.idToken])
         #expect(response.status == 200)
         #expect(response.json["kind"] as? String == "identitytoolkit#DeleteAccountResponse")
-        #expect(try client.call("accounts:lookup", ["idToken": user.idToken]).errorMessage?.hasPrefix("USER_NOT_FOUND") == true)
+        #expect(
+            try client.call("accounts:lookup", ["idToken": user.idToken]).errorMessage?.hasPrefix("USER_NOT_FOUND")
+                == true
+        )
         let refresh = try client.json(
             "POST",
             Accounts.secureToken + "?key=\(Accounts.apiKey)",
@@ -236,15 +281,23 @@ import Testing
         #expect(refresh.errorMessage == "INVALID_REFRESH_TOKEN")
         #expect(try client.call("accounts:delete", [:]).errorMessage == "MISSING_ID_TOKEN")
         // The email is free again.
-        #expect(try client.call("accounts:signUp", ["email": "jack@example.com", "password": "password-1"]).status == 200)
+        #expect(
+            try client.call("accounts:signUp", ["email": "jack@example.com", "password": "password-1"]).status == 200
+        )
     }
 
     @Test func createAuthUriRevealsNothingUnderEnumerationProtection() throws {
         let server = try Accounts.server(openProject: true)
         let client = server.client()
         _ = try client.signUp("kate@example.com")
-        let known = try client.call("accounts:createAuthUri", ["identifier": "kate@example.com", "continueUri": "http://localhost"])
-        let unknown = try client.call("accounts:createAuthUri", ["identifier": "liam@example.com", "continueUri": "http://localhost"])
+        let known = try client.call(
+            "accounts:createAuthUri",
+            ["identifier": "kate@example.com", "continueUri": "http://localhost"]
+        )
+        let unknown = try client.call(
+            "accounts:createAuthUri",
+            ["identifier": "liam@example.com", "continueUri": "http://localhost"]
+        )
         #expect(known.status == 200)
         #expect(known.json["kind"] as? String == "identitytoolkit#CreateAuthUriResponse")
         #expect(Set(known.json.keys) == Set(unknown.json.keys))
@@ -252,11 +305,19 @@ import Testing
         #expect(known.json["signinMethods"] == nil)
 
         _ = try client.signUp("kate@example.com", key: Accounts.openAPIKey)
-        let openKnown = try client.call("accounts:createAuthUri", ["identifier": "kate@example.com"], key: Accounts.openAPIKey)
+        let openKnown = try client.call(
+            "accounts:createAuthUri",
+            ["identifier": "kate@example.com"],
+            key: Accounts.openAPIKey
+        )
         #expect(openKnown.json["registered"] as? Bool == true)
         #expect(openKnown.json["signinMethods"] as? [String] == ["password"])
         #expect(openKnown.json["allProviders"] as? [String] == ["password"])
-        let openUnknown = try client.call("accounts:createAuthUri", ["identifier": "liam@example.com"], key: Accounts.openAPIKey)
+        let openUnknown = try client.call(
+            "accounts:createAuthUri",
+            ["identifier": "liam@example.com"],
+            key: Accounts.openAPIKey
+        )
         #expect(openUnknown.json["registered"] as? Bool == false)
 
         #expect(try client.call("accounts:createAuthUri", [:]).errorMessage == "MISSING_IDENTIFIER")

@@ -14,7 +14,9 @@ enum Accounts {
 
     /// A server with the development seed and, with `openProject`, a second project
     /// (`open-project`, key `open-api-key`) whose email-enumeration protection is off.
-    static func server(openProject: Bool = false, seed: Bool = true, testClock: Bool = true) throws -> HearthServerProcess {
+    static func server(openProject: Bool = false, seed: Bool = true, testClock: Bool = true) throws
+        -> HearthServerProcess
+    {
         var arguments: [String] = []
         if testClock { arguments.append("--test-clock") }
         if openProject {
@@ -26,7 +28,9 @@ enum Accounts {
 
     /// A configuration file with `open-project`.
     static func configurationFile() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-accounts-\(UUID().uuidString).json")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-accounts-\(UUID().uuidString).json"
+        )
         let document = """
             {"projects": [{"projectId": "open-project", "projectNumber": "200000000000", "apiKeys": ["open-api-key"],
               "authorizedDomains": ["localhost"], "settings": {"emailEnumerationProtection": false}}]}
@@ -72,13 +76,21 @@ extension TestHTTPClient {
     func signUp(_ email: String, _ password: String = "password-1", key: String = Accounts.apiKey) throws
         -> SignedInUser
     {
-        let response = try call("accounts:signUp", ["email": email, "password": password, "returnSecureToken": true], key: key)
+        let response = try call(
+            "accounts:signUp",
+            ["email": email, "password": password, "returnSecureToken": true],
+            key: key
+        )
         try #require(response.status == 200, "sign-up failed: \(response.text)")
         return try SignedInUser(response)
     }
 
     func signIn(_ email: String, _ password: String, key: String = Accounts.apiKey) throws -> TestResponse {
-        try call("accounts:signInWithPassword", ["email": email, "password": password, "returnSecureToken": true], key: key)
+        try call(
+            "accounts:signInWithPassword",
+            ["email": email, "password": password, "returnSecureToken": true],
+            key: key
+        )
     }
 
     /// `POST /emulator/v1/clock` (servers started with `--test-clock`).
