@@ -398,6 +398,26 @@ struct AccountFixture {
         }
     }
 
+    @Test func theAppLanguageAtSignUpBecomesTheUsersLanguage() throws {
+        let fixture = try AccountFixture()
+        let service = fixture.service
+        let project = fixture.project
+        let cases: [(String?, String?)] = [
+            ("pt_BR", "pt-BR"), ("fa", "fa"), ("en-US ", "en-US"), ("<script>", nil), (nil, nil),
+        ]
+        for (index, (header, stored)) in cases.enumerated() {
+            let signedUp = try service.signUp(
+                project: project,
+                email: "lang\(index)@example.com",
+                password: "password-1",
+                displayName: nil,
+                language: header,
+                clientAddress: "x"
+            )
+            #expect(signedUp.account.language == stored, "\(header ?? "nil")")
+        }
+    }
+
     @Test func signingInByEmailCreatesOnceThenSignsInTheSameAccount() throws {
         let fixture = try AccountFixture()
         let first = try fixture.service.signInOrCreate(project: fixture.project, email: "Link@Example.com")

@@ -4,12 +4,16 @@ import HearthStore
 extension AccountService {
     /// `accounts:signUp`: a new email/password account, signed in.
     ///
-    /// - Parameter clientAddress: the caller's IP address, for the per-client sign-up limit.
+    /// - Parameters:
+    ///   - language: the app's language (`X-Firebase-Locale`), kept as the user's preferred
+    ///     language for emails and pages; ignored unless it looks like a BCP 47 tag.
+    ///   - clientAddress: the caller's IP address, for the per-client sign-up limit.
     public func signUp(
         project: Project,
         email: String?,
         password: String?,
         displayName: String?,
+        language: String? = nil,
         clientAddress: String
     ) throws -> SignedIn {
         guard email != nil || password != nil else {
@@ -38,6 +42,7 @@ extension AccountService {
             passwordHash: passwordHash,
             passwordUpdatedAt: now,
             displayName: displayName.flatMap { $0.isEmpty ? nil : $0 },
+            language: language.flatMap(Self.languageTag),
             createdAt: now,
             lastLoginAt: now,
             validSinceSeconds: now / 1_000
@@ -177,5 +182,17 @@ extension AccountService {
             authTimeSeconds: now / 1_000
         )
         return SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+    }
+
+    /// A language tag worth keeping: 2 to 35 characters of letters, digits, `-` and `_`
+    /// (BCP 47 or the `zh_CN` form), starting with a letter; `_` becomes `-`.
+    static func languageTag(_ text: String) -> String? {
+        let trimmed = text.trimmingASCIISpaces()
+        guard (2...35).contains(trimmed.utf8.count), trimmed.first?.isLetter == true,
+            trimmed.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            })
+        else { return nil }
+        return trimmed.replacing("_", with: "-")
     }
 }

@@ -88,7 +88,7 @@ public final class AccountService: Sendable {
         var after: String?
         if let pageToken, !pageToken.isEmpty {
             guard let bytes = Base64URL.decode(pageToken), let localID = String(validating: bytes, as: UTF8.self)
-            else { throw AuthError(.invalidIdentifier, "The page token is not valid.") }
+            else { throw AuthError(.invalidPageSelection, "The page token is not valid.") }
             after = localID
         }
         let page = try store.read {

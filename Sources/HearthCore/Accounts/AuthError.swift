@@ -22,6 +22,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidIdentifier = Code(rawValue: "INVALID_IDENTIFIER")
         public static let invalidLocalID = Code(rawValue: "INVALID_LOCAL_ID")
         public static let invalidLoginCredentials = Code(rawValue: "INVALID_LOGIN_CREDENTIALS")
+        public static let invalidPageSelection = Code(rawValue: "INVALID_PAGE_SELECTION")
         public static let invalidPassword = Code(rawValue: "INVALID_PASSWORD")
         public static let invalidRefreshToken = Code(rawValue: "INVALID_REFRESH_TOKEN")
         public static let invalidRequestType = Code(rawValue: "INVALID_REQ_TYPE")

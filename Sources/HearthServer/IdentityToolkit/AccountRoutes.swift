@@ -35,6 +35,7 @@ extension HearthApplication {
             email: request.string("email"),
             password: request.string("password"),
             displayName: request.string("displayName"),
+            language: request.request.headers["x-firebase-locale"],
             clientAddress: request.request.remoteAddress
         )
         var object = JSONObject()
