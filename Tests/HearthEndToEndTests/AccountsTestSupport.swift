@@ -99,6 +99,22 @@ extension TestHTTPClient {
         try #require(response.status == 200)
     }
 
+    /// The server's time in whole seconds.
+    func serverSeconds() throws -> Int {
+        let clock = try request("GET", "/emulator/v1/clock").json
+        return try #require(Int(clock["nowMillis"] as? String ?? "")) / 1000
+    }
+
+    /// Moves the server's clock to just after the start of a rate-limit window of `seconds`,
+    /// so that a burst of attempts all land in one fixed window; answers the window's start.
+    @discardableResult
+    func alignClockToWindow(seconds: Int) throws -> Int {
+        let now = try serverSeconds()
+        let start = now - now % seconds + seconds
+        try advanceClock(seconds: start + 1 - now)
+        return start
+    }
+
     /// The project's published keys, for verifying tokens as a relying party would.
     func verificationKeys(project: String = "demo-project") throws -> [String: JWT.VerificationKey] {
         let response = try request("GET", "/v1/projects/\(project)/jwks")
