@@ -21,15 +21,16 @@ extension HearthApplication {
         for worker in workers { worker.stop() }
     }
 
-    /// Clean-up that keeps tables small: expired rate windows and retired keys past their
-    /// publication window.
+    /// Clean-up that keeps tables small: expired rate windows, retired keys past their
+    /// publication window, and refresh tokens revoked long ago.
     func runMaintenance() {
         let now = clock.nowSeconds()
         do {
             try store.write { transaction in
                 try transaction.deleteExpiredRateCounters(now: now)
                 try transaction.deleteExpiredSigningKeys(now: now)
-                try transaction.deleteRevokedRefreshTokens(before: (now - AccountService.revokedTokenMemorySeconds) * 1_000)
+                let forgetRevokedBefore = (now - AccountService.revokedTokenMemorySeconds) * 1_000
+                try transaction.deleteRevokedRefreshTokens(before: forgetRevokedBefore)
             }
         } catch {
             log.warning("maintenance failed", ["error": .string(String(describing: error))])
