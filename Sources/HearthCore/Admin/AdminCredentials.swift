@@ -80,6 +80,24 @@ public final class AdminCredentials: Sendable {
         }
     }
 
+    /// The project an `Authorization` header's credential belongs to, for admin calls whose
+    /// path names no project: the seed project for `owner` (when the seed runs), else the
+    /// project the stored credential was made for. Checks the credential like `authenticate`.
+    public func projectID(authorization: String?) throws(AdminAuthenticationError) -> String {
+        guard let authorization, let credential = Self.bearer(authorization) else { throw .missing }
+        if credential == DevelopmentSeed.adminCredential {
+            guard let developmentProjectID else { throw .invalid }
+            return developmentProjectID
+        }
+        guard credential.hasPrefix(Self.prefix) else { throw .invalid }
+        let body = credential.dropFirst(Self.prefix.count)
+        guard let separator = body.firstIndex(of: "_"),
+            let record = try? store.read({ try $0.adminCredential(id: String(body[..<separator])) })
+        else { throw .invalid }
+        try authenticate(authorization: authorization, projectID: record.projectID)
+        return record.projectID
+    }
+
     /// The credential of a `Bearer` authorization (scheme case-insensitive), if any.
     static func bearer(_ authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)

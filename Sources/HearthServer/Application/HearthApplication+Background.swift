@@ -1,4 +1,5 @@
 import HearthBase
+import HearthCore
 import HearthStore
 import Synchronization
 
@@ -20,14 +21,16 @@ extension HearthApplication {
         for worker in workers { worker.stop() }
     }
 
-    /// Clean-up that keeps tables small: expired rate windows and retired keys past their
-    /// publication window.
+    /// Clean-up that keeps tables small: expired rate windows, retired keys past their
+    /// publication window, and refresh tokens revoked long ago.
     func runMaintenance() {
         let now = clock.nowSeconds()
         do {
             try store.write { transaction in
                 try transaction.deleteExpiredRateCounters(now: now)
                 try transaction.deleteExpiredSigningKeys(now: now)
+                let forgetRevokedBefore = (now - AccountService.revokedTokenMemorySeconds) * 1_000
+                try transaction.deleteRevokedRefreshTokens(before: forgetRevokedBefore)
             }
         } catch {
             log.warning("maintenance failed", ["error": .string(String(describing: error))])

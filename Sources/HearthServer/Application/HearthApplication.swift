@@ -13,6 +13,8 @@ public final class HearthApplication: Sendable {
     public let projects: ProjectDirectory
     public let keys: KeyRing
     public let adminCredentials: AdminCredentials
+    /// Users, passwords and sessions (Identity Toolkit and Secure Token).
+    public let accounts: AccountService
     /// The base URL of links Hearth makes (`<publicURL>/__/auth/action`), without a slash.
     public let publicURL: String
     /// The seed project's ID when the development seed runs.
@@ -36,6 +38,7 @@ public final class HearthApplication: Sendable {
         projects = try ProjectDirectory(store: store, clock: clock)
         keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
+        accounts = AccountService(store: store, clock: clock, keys: keys)
     }
 
     /// Makes every project's signing keys now, so the first request does not pay for an RSA
@@ -53,6 +56,7 @@ public final class HearthApplication: Sendable {
         var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log)
         addHealthRoutes(to: &router)
         addKeyRoutes(to: &router)
+        addIdentityToolkitRoutes(to: &router)
         return router
     }
 }

@@ -57,7 +57,8 @@ enum AdministrationCommand {
             let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
             for record in try credentials.list(projectID: project.id) {
                 let state = record.revokedAt == nil ? "active" : "revoked"
-                print("\(record.credentialID)\t\(state)\tcreated \(record.createdAt)\t\(record.label)")
+                let used = record.lastUsedAt.map { "last used \($0)" } ?? "never used"
+                print("\(record.credentialID)\t\(state)\tcreated \(record.createdAt)\t\(used)\t\(record.label)")
             }
         case ("admin-key", "revoke"):
             let project = try project()

@@ -1,0 +1,198 @@
+import HearthBase
+import HearthStore
+
+extension AccountService {
+    /// `accounts:signUp`: a new email/password account, signed in.
+    ///
+    /// - Parameters:
+    ///   - language: the app's language (`X-Firebase-Locale`), kept as the user's preferred
+    ///     language for emails and pages; ignored unless it looks like a BCP 47 tag.
+    ///   - clientAddress: the caller's IP address, for the per-client sign-up limit.
+    public func signUp(
+        project: Project,
+        email: String?,
+        password: String?,
+        displayName: String?,
+        language: String? = nil,
+        clientAddress: String
+    ) throws -> SignedIn {
+        guard email != nil || password != nil else {
+            throw AuthError(.operationNotAllowed, "Anonymous sign-in is not enabled for this project.")
+        }
+        guard let email, !email.isEmpty else { throw AuthError(.missingEmail) }
+        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
+        guard let password, !password.isEmpty else { throw AuthError(.missingPassword) }
+        try PasswordPolicy.validate(password)
+
+        let limit = limits.signUpsPerClient
+        let clientKey = "\(project.id):\(clientAddress)"
+        if try store.read({ try limit.isExhausted(clientKey, in: $0, now: clock.nowSeconds()) }) {
+            throw AuthError.tooManyAttempts
+        }
+        // A taken email is refused before the hash is paid for; the insert re-checks.
+        if try store.read({ try $0.account(projectID: project.id, email: normalized) }) != nil {
+            throw AuthError.emailExists
+        }
+        let passwordHash = hasher.hash(password)
+        let now = clock.nowMilliseconds()
+        let account = AccountRecord(
+            projectID: project.id,
+            localID: Self.newLocalID(),
+            email: normalized,
+            passwordHash: passwordHash,
+            passwordUpdatedAt: now,
+            displayName: displayName.flatMap { $0.isEmpty ? nil : $0 },
+            language: language.flatMap(Self.languageTag),
+            createdAt: now,
+            lastLoginAt: now,
+            validSinceSeconds: now / 1_000
+        )
+        let refreshToken = try write { [self] transaction in
+            guard try limit.record(clientKey, in: transaction, now: now / 1_000) else {
+                throw AuthError.tooManyAttempts
+            }
+            try transaction.insertAccount(account)
+            return try insertRefreshToken(
+                for: account,
+                authTimeSeconds: now / 1_000,
+                in: transaction,
+                nowMilliseconds: now
+            )
+        }
+        let tokens = try sessionTokens(
+            for: account,
+            project: project,
+            refreshToken: refreshToken,
+            authTimeSeconds: now / 1_000
+        )
+        return SignedIn(account: account, tokens: tokens, isNewUser: true)
+    }
+
+    /// `accounts:signInWithPassword`.
+    ///
+    /// Known and unknown emails cost the same: exactly one Argon2id verification each (a real
+    /// one, or one against a dummy hash), the same store reads, and the same failure counting.
+    /// Failures are counted per account (project + email) and per client address; once either
+    /// limit is used up, attempts are refused before any hashing with `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    /// With email-enumeration protection (the default) both kinds of failure answer
+    /// `INVALID_LOGIN_CREDENTIALS`; without it, `EMAIL_NOT_FOUND` or `INVALID_PASSWORD`.
+    public func signIn(project: Project, email: String?, password: String?, clientAddress: String) throws -> SignedIn {
+        guard let email, !email.isEmpty else { throw AuthError(.invalidEmail) }
+        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
+        guard let password, !password.isEmpty else { throw AuthError(.missingPassword) }
+
+        let accountKey = "\(project.id):\(normalized)"
+        let clientKey = "\(project.id):\(clientAddress)"
+        let perAccount = limits.failuresPerAccount
+        let perClient = limits.failuresPerClient
+        let found = try store.read { transaction -> AccountRecord?? in
+            let now = clock.nowSeconds()
+            if try perAccount.isExhausted(accountKey, in: transaction, now: now)
+                || perClient.isExhausted(clientKey, in: transaction, now: now)
+            {
+                return nil
+            }
+            return .some(try transaction.account(projectID: project.id, email: normalized))
+        }
+        guard let found else { throw AuthError.tooManyAttempts }
+
+        let matches: Bool
+        if let account = found, let storedHash = account.passwordHash,
+            password.utf8.count <= PasswordPolicy.maximumBytes
+        {
+            matches = hasher.verify(password, against: storedHash)
+        } else {
+            hasher.verifyAgainstDummy(password)
+            matches = false
+        }
+
+        guard let account = found, matches else {
+            let now = clock.nowSeconds()
+            try store.write { transaction in
+                _ = try perAccount.record(accountKey, in: transaction, now: now)
+                _ = try perClient.record(clientKey, in: transaction, now: now)
+            }
+            if project.settings.emailEnumerationProtection { throw AuthError(.invalidLoginCredentials) }
+            throw found == nil ? AuthError(.emailNotFound) : AuthError(.invalidPassword)
+        }
+        if account.disabled { throw AuthError.userDisabled }
+
+        let now = clock.nowMilliseconds()
+        let (signedIn, refreshToken) = try store.write { [self] transaction in
+            try perAccount.reset(accountKey, in: transaction)
+            var current = try transaction.account(projectID: project.id, localID: account.localID) ?? account
+            current.lastLoginAt = now
+            try transaction.updateAccount(current)
+            let token = try insertRefreshToken(
+                for: current,
+                authTimeSeconds: now / 1_000,
+                in: transaction,
+                nowMilliseconds: now
+            )
+            return (current, token)
+        }
+        let tokens = try sessionTokens(
+            for: signedIn,
+            project: project,
+            refreshToken: refreshToken,
+            authTimeSeconds: now / 1_000
+        )
+        return SignedIn(account: signedIn, tokens: tokens, isNewUser: false)
+    }
+
+    /// Signs in the account with `email`, creating it if there is none — what a used email
+    /// link does. The email counts as verified (the link proved it) and the account remembers
+    /// it has signed in by link.
+    public func signInOrCreate(project: Project, email: String) throws -> SignedIn {
+        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
+        let now = clock.nowMilliseconds()
+        let (account, refreshToken, isNew) = try write { [self] transaction in
+            var isNew = false
+            var account: AccountRecord
+            if let existing = try transaction.account(projectID: project.id, email: normalized) {
+                if existing.disabled { throw AuthError.userDisabled }
+                account = existing
+            } else {
+                isNew = true
+                account = AccountRecord(
+                    projectID: project.id,
+                    localID: Self.newLocalID(),
+                    email: normalized,
+                    createdAt: now,
+                    validSinceSeconds: now / 1_000
+                )
+                try transaction.insertAccount(account)
+            }
+            account.emailVerified = true
+            account.emailLinkSignIn = true
+            account.lastLoginAt = now
+            try transaction.updateAccount(account)
+            let token = try insertRefreshToken(
+                for: account,
+                authTimeSeconds: now / 1_000,
+                in: transaction,
+                nowMilliseconds: now
+            )
+            return (account, token, isNew)
+        }
+        let tokens = try sessionTokens(
+            for: account,
+            project: project,
+            refreshToken: refreshToken,
+            authTimeSeconds: now / 1_000
+        )
+        return SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+    }
+
+    /// A language tag worth keeping: 2 to 35 characters of letters, digits, `-` and `_`
+    /// (BCP 47 or the `zh_CN` form), starting with a letter; `_` becomes `-`.
+    static func languageTag(_ text: String) -> String? {
+        let trimmed = text.trimmingASCIISpaces()
+        guard (2...35).contains(trimmed.utf8.count), trimmed.first?.isLetter == true,
+            trimmed.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            })
+        else { return nil }
+        return trimmed.replacing("_", with: "-")
+    }
+}

@@ -1,0 +1,36 @@
+/// The rule for account emails: what is accepted and the one spelling that is stored.
+///
+/// Firebase lower-cases the whole address and accepts anything shaped `local@domain`; Hearth
+/// does the same with a few more guards a mail transport needs: no whitespace or control
+/// characters, one `@`, a local part of at most 64 bytes, a domain of at most 253 bytes made of
+/// non-empty labels, and at most 254 bytes in all (RFC 5321's limits). Leading and trailing
+/// spaces are trimmed, as a form field would be.
+public enum EmailAddress {
+    /// The normalised address, or `nil` when `text` is not an acceptable email.
+    public static func normalized(_ text: String) -> String? {
+        let trimmed = text.trimmingASCIISpaces()
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 254 else { return nil }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        let local = parts[0]
+        let domain = parts[1]
+        guard !local.isEmpty, local.utf8.count <= 64, !domain.isEmpty, domain.utf8.count <= 253 else { return nil }
+        let forbidden: Set<Unicode.Scalar> = [" ", "\"", "(", ")", ",", ":", ";", "<", ">", "[", "\\", "]"]
+        for scalar in trimmed.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.isWhitespace { return nil }
+            if forbidden.contains(scalar) { return nil }
+        }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }
+        return trimmed.lowercased()
+    }
+}
+
+extension String {
+    func trimmingASCIISpaces() -> String {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,137 @@
+import HearthBase
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension HearthApplication {
+    /// `accounts:update` (legacy `setAccountInfo`).
+    ///
+    /// * An app sends its user's `idToken` with `email`, `password`, `displayName`,
+    ///   `photoUrl` and `deleteAttribute`. A new password ends every other session and, like a
+    ///   new email or `returnSecureToken: true`, answers with fresh tokens. With
+    ///   email-enumeration protection (the default) an app cannot change the email directly
+    ///   (`OPERATION_NOT_ALLOWED`): it must verify the new address first.
+    /// * An admin names the user by `localId` and may also set `emailVerified`, `disableUser`,
+    ///   `validSince` and `customAttributes`; disabling, a new password or a later
+    ///   `validSince` end the user's sessions.
+    /// * A request with an `oobCode` applies an emailed action code (email actions).
+    func update(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        if request.has("oobCode") && !request.has("idToken") && !request.has("localId") {
+            return try updateWithActionCode(request, caller: caller)
+        }
+
+        let account: AccountRecord
+        var authTime: Int64?
+        if let idToken = try request.string("idToken") {
+            let (found, verified) = try accounts.authenticate(idToken: idToken, project: caller.project)
+            account = found
+            authTime = verified.authTimeSeconds
+        } else if caller.isAdmin {
+            guard let localID = try request.string("localId"), !localID.isEmpty else {
+                throw AuthError(.missingLocalID)
+            }
+            guard let found = try accounts.account(project: caller.project, localID: localID) else {
+                throw AuthError.userNotFound
+            }
+            account = found
+        } else {
+            throw AuthError(.missingIDToken)
+        }
+
+        let changes = try accountChanges(request, caller: caller)
+        let credentialsChanged = changes.passwordHash != nil || changes.email != nil
+        // Sessions belong to users: an admin naming a `localId` gets no tokens.
+        let returnSecureToken = try request.bool("returnSecureToken") ?? false
+        let startSession = (!caller.isAdmin || request.has("idToken")) && (credentialsChanged || returnSecureToken)
+        if changes.passwordHash != nil { authTime = nil }
+        let (outcome, tokens) = try accounts.update(
+            project: caller.project,
+            localID: account.localID,
+            changes: changes,
+            startSession: startSession,
+            authTimeSeconds: authTime
+        )
+
+        let updated = outcome.account
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        object["localId"] = .string(updated.localID)
+        if let email = updated.email { object["email"] = .string(email) }
+        if let name = updated.displayName { object["displayName"] = .string(name) }
+        if let photo = updated.photoURL { object["photoUrl"] = .string(photo) }
+        if updated.passwordHash != nil { object["passwordHash"] = .string(AccountJSON.redactedPasswordHash) }
+        object["providerUserInfo"] = AccountJSON.providerUserInfo(updated)
+        object["emailVerified"] = .bool(updated.emailVerified)
+        if let tokens { AccountJSON.addTokens(tokens, to: &object) }
+        return .json(.object(object))
+    }
+
+    /// The `deleteAttribute` values of Google's `UserAttributeName` enum, in proto order.
+    static let userAttributeNames = [
+        "USER_ATTRIBUTE_NAME_UNSPECIFIED", "EMAIL", "DISPLAY_NAME", "PROVIDER", "PHOTO_URL", "PASSWORD",
+        "RAW_USER_INFO",
+    ]
+
+    /// The changes an `accounts:update` asks for, validated (and a new password hashed).
+    func accountChanges(_ request: IdentityToolkitRequest, caller: IdentityToolkitCaller) throws -> AccountChanges {
+        var changes = AccountChanges()
+        if let email = try request.string("email") {
+            if !caller.isAdmin && caller.project.settings.emailEnumerationProtection {
+                throw AuthError(.operationNotAllowed, "Please verify the new email before changing email.")
+            }
+            changes.email = try AccountService.emailChange(email).email
+        }
+        if let password = try request.string("password") {
+            changes.passwordHash = try accounts.passwordChange(password).passwordHash
+        }
+        if let name = try request.string("displayName") { changes.displayName = .some(name.isEmpty ? nil : name) }
+        if let photo = try request.string("photoUrl") { changes.photoURL = .some(photo.isEmpty ? nil : photo) }
+        for attribute in try request.enumValues("deleteAttribute", cases: Self.userAttributeNames) {
+            switch attribute {
+            case "DISPLAY_NAME": changes.displayName = .some(nil)
+            case "PHOTO_URL": changes.photoURL = .some(nil)
+            case "PASSWORD": changes.passwordHash = .some(nil)
+            case "EMAIL" where caller.isAdmin: changes.email = .some(nil)
+            default:
+                throw AuthError(.operationNotAllowed, "deleteAttribute \(attribute) is not supported.")
+            }
+        }
+        // Hearth links no providers but `password`: deleting another one changes nothing.
+        if try request.strings("deleteProvider").contains("password") { changes.passwordHash = .some(nil) }
+        if let phone = try request.string("phoneNumber"), !phone.isEmpty {
+            throw AuthError(.operationNotAllowed, "Phone numbers are not supported.")
+        }
+
+        let emailVerified = try request.bool("emailVerified")
+        let disabled = try request.bool("disableUser")
+        let validSince = try request.int64("validSince")
+        let customAttributes = try request.string("customAttributes")
+        guard caller.isAdmin else {
+            if emailVerified == true || disabled != nil || validSince != nil || customAttributes != nil {
+                throw AuthError(
+                    .insufficientPermission,
+                    "Only admin requests can set emailVerified, disableUser, validSince or customAttributes."
+                )
+            }
+            return changes
+        }
+        changes.emailVerified = emailVerified
+        changes.disabled = disabled
+        if let validSince {
+            guard validSince >= 0 else { throw GoogleAPIError.invalidArgument("validSince must not be negative") }
+            changes.validSinceSeconds = validSince
+        }
+        if let customAttributes {
+            changes.customAttributes = .some(try AccountService.customAttributes(customAttributes))
+        }
+        return changes
+    }
+
+    /// `accounts:update` with an `oobCode`: applying an emailed action code belongs to the
+    /// email actions, which are not part of this build yet.
+    func updateWithActionCode(_ request: IdentityToolkitRequest, caller: IdentityToolkitCaller) throws -> Response {
+        throw AuthError(.operationNotAllowed, "Action codes are not supported yet.")
+    }
+}

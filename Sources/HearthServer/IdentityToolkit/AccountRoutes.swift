@@ -1,0 +1,157 @@
+import HearthBase
+import HearthCore
+import HearthCrypto
+import HearthHTTP
+import HearthStore
+
+extension HearthApplication {
+    /// The account methods apps call with an API key (and admins with a credential):
+    /// `accounts:signUp`, `accounts:signInWithPassword`, `accounts:lookup`, `accounts:update`,
+    /// `accounts:delete`, `accounts:createAuthUri` and `GET /v1/projects`.
+    func addAccountEndpoints(to endpoints: inout IdentityToolkitEndpoints) {
+        endpoints.add("accounts:signUp", projectScoped: true, handler: identityToolkit { [self] in try signUp($0) })
+        endpoints.add("accounts:signInWithPassword", handler: identityToolkit { [self] in try signIn($0) })
+        endpoints.add("accounts:lookup", projectScoped: true, handler: identityToolkit { [self] in try lookup($0) })
+        endpoints.add("accounts:update", projectScoped: true, handler: identityToolkit { [self] in try update($0) })
+        endpoints.add("accounts:delete", projectScoped: true, handler: identityToolkit { [self] in try delete($0) })
+        endpoints.add("accounts:createAuthUri", handler: identityToolkit { [self] in try createAuthURI($0) })
+        endpoints.add("projects", [.get, .post], handler: identityToolkit { [self] in try projectConfig($0) })
+    }
+
+    /// `accounts:signUp`: a new email/password account, signed in. From an admin, the same as
+    /// creating an account (`POST /v1/projects/{p}/accounts`).
+    func signUp(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        if caller.isAdmin { return try createAccount(request, project: caller.project) }
+        if request.has("idToken") {
+            throw AuthError(
+                .operationNotAllowed,
+                "Linking an email and password to an existing account is not supported."
+            )
+        }
+        let signedIn = try accounts.signUp(
+            project: caller.project,
+            email: request.string("email"),
+            password: request.string("password"),
+            displayName: request.string("displayName"),
+            language: request.request.headers["x-firebase-locale"],
+            clientAddress: request.request.remoteAddress
+        )
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#SignupNewUserResponse"
+        object["localId"] = .string(signedIn.account.localID)
+        if let email = signedIn.account.email { object["email"] = .string(email) }
+        if let name = signedIn.account.displayName { object["displayName"] = .string(name) }
+        AccountJSON.addTokens(signedIn.tokens, to: &object)
+        return .json(.object(object))
+    }
+
+    /// `accounts:signInWithPassword` (legacy `verifyPassword`).
+    func signIn(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        let signedIn = try accounts.signIn(
+            project: caller.project,
+            email: request.string("email"),
+            password: request.string("password"),
+            clientAddress: request.request.remoteAddress
+        )
+        let account = signedIn.account
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#VerifyPasswordResponse"
+        object["localId"] = .string(account.localID)
+        object["email"] = .string(account.email ?? "")
+        object["displayName"] = .string(account.displayName ?? "")
+        if let photo = account.photoURL { object["profilePicture"] = .string(photo) }
+        object["registered"] = true
+        AccountJSON.addTokens(signedIn.tokens, to: &object)
+        return .json(.object(object))
+    }
+
+    /// `accounts:lookup` (legacy `getAccountInfo`): the user of an ID token, or, for admins,
+    /// the users with the given `localId`s and `email`s. `users` is left out when nothing
+    /// matches, as the Admin SDKs expect.
+    func lookup(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        let found: [AccountRecord]
+        if let idToken = try request.string("idToken") {
+            found = [try accounts.authenticate(idToken: idToken, project: caller.project).0]
+        } else if caller.isAdmin {
+            let localIDs = try request.strings("localId")
+            let emails = try request.strings("email")
+            let phoneNumbers = try request.strings("phoneNumber")
+            if localIDs.isEmpty && emails.isEmpty && phoneNumbers.isEmpty && !request.has("federatedUserId") {
+                throw AuthError(.missingLocalID, "Give localId, email or idToken.")
+            }
+            // Phone numbers and federated IDs name no Hearth account: they simply match nothing.
+            found = try accounts.lookup(project: caller.project, localIDs: localIDs, emails: emails)
+        } else {
+            throw AuthError(.missingIDToken)
+        }
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#GetAccountInfoResponse"
+        if !found.isEmpty { object["users"] = .array(found.map(AccountJSON.userInfo)) }
+        return .json(.object(object))
+    }
+
+    /// `accounts:delete` (legacy `deleteAccount`): the user of an ID token, or an admin's `localId`.
+    func delete(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        let localID: String
+        if let idToken = try request.string("idToken") {
+            localID = try accounts.authenticate(idToken: idToken, project: caller.project).0.localID
+        } else if caller.isAdmin {
+            guard let given = try request.string("localId"), !given.isEmpty else { throw AuthError(.missingLocalID) }
+            localID = given
+        } else {
+            throw AuthError(.missingIDToken)
+        }
+        try accounts.delete(project: caller.project, localID: localID)
+        return .json(.object(["kind": "identitytoolkit#DeleteAccountResponse"]))
+    }
+
+    /// `accounts:createAuthUri` (legacy `createAuthUri`), which the SDKs use to ask how an
+    /// email signs in. With email-enumeration protection (the default) an app learns nothing:
+    /// known and unknown emails get the same answer, without sign-in methods. Admins, who can
+    /// look accounts up anyway, always get the full answer.
+    func createAuthURI(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        guard let identifier = try request.string("identifier") ?? request.string("email"), !identifier.isEmpty
+        else { throw AuthError(.missingIdentifier) }
+        guard EmailAddress.normalized(identifier) != nil else { throw AuthError(.invalidIdentifier) }
+        let account = try accounts.account(project: caller.project, email: identifier)
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#CreateAuthUriResponse"
+        if caller.isAdmin || !caller.project.settings.emailEnumerationProtection {
+            object["registered"] = .bool(account != nil)
+            if let account {
+                object["allProviders"] = .array(account.providerIDs.map { .string($0) })
+                object["signinMethods"] = .array(account.signInMethods.map { .string($0) })
+            }
+        }
+        object["sessionId"] = .string(Base64URL.encode(SecureRandom.bytes(count: 18)))
+        return .json(.object(object))
+    }
+
+    /// `GET /v1/projects` (legacy `getProjectConfig`): the authorized domains. `projectId` is
+    /// the project number, as Google answers it.
+    func projectConfig(_ request: IdentityToolkitRequest) throws -> Response {
+        let project = try caller(of: request).project
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#GetProjectConfigResponse"
+        object["projectId"] = .string(project.number)
+        object["authorizedDomains"] = .array(project.authorizedDomains.map { .string($0) })
+        return .json(.object(object))
+    }
+
+    /// Hearth has no Identity Platform tenants; naming one is an error, not silently ignored.
+    static func refuseTenant(_ request: IdentityToolkitRequest) throws {
+        if let tenant = try request.string("tenantId"), !tenant.isEmpty {
+            throw AuthError(.operationNotAllowed, "Tenants are not supported.")
+        }
+    }
+}

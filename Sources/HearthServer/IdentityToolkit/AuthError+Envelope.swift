@@ -1,0 +1,29 @@
+import HearthCore
+import HearthHTTP
+
+extension AuthError {
+    /// The Identity Toolkit envelope for this error:
+    /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"domain":"global","reason":"invalid"}]}}`.
+    /// Business errors (400) carry no `status`, like Google's; other classes add theirs, as
+    /// the Firebase emulator does. An invalid API key's reason is `keyInvalid`, which the Apple
+    /// SDK recognises.
+    var envelope: GoogleAPIError {
+        let status = HTTPStatus(code: httpStatus)
+        let reason = code == .apiKeyInvalid ? "keyInvalid" : nil
+        let error = GoogleAPIError(code: status, message: message, status: Self.status(for: httpStatus), reason: reason)
+        return httpStatus == 400 ? error.withoutStatus() : error
+    }
+
+    private static func status(for httpStatus: Int) -> GoogleAPIError.Status {
+        switch httpStatus {
+        case 401: .unauthenticated
+        case 403: .permissionDenied
+        case 404: .notFound
+        case 409: .alreadyExists
+        case 429: .resourceExhausted
+        case 501: .unimplemented
+        case 500...: .internal
+        default: .invalidArgument
+        }
+    }
+}

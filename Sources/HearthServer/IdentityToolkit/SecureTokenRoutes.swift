@@ -1,0 +1,93 @@
+import HearthBase
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension HearthApplication {
+    /// `POST /v1/token` (also under `/securetoken.googleapis.com`): exchanges a refresh token
+    /// for a new ID token. The body is form-encoded (JS SDK) or JSON (Apple SDK, REST
+    /// libraries), with snake_case or camelCase names.
+    ///
+    /// This is the hot path of a signed-in app: one store read, one RS256 signature, and a
+    /// response written straight into bytes.
+    func addSecureTokenRoutes(to router: inout Router) {
+        router.post(
+            "/v1/token",
+            identityToolkitForm { [self] request, fields in
+                let project = try request.keyProject(in: projects)
+                guard let grantType = fields("grantType"), !grantType.isEmpty else {
+                    throw AuthError(.missingGrantType)
+                }
+                guard grantType == "refresh_token" else { throw AuthError(.invalidGrantType) }
+                guard let refreshToken = fields("refreshToken"), !refreshToken.isEmpty else {
+                    throw AuthError(.missingRefreshToken)
+                }
+                let (account, tokens) = try accounts.refresh(project: project, refreshToken: refreshToken)
+                return .json(bytes: Self.tokenResponse(tokens, localID: account.localID, projectNumber: project.number))
+            }
+        )
+    }
+
+    /// The Secure Token answer: the snake_case fields Google sends, and their camelCase twins
+    /// for clients that read those. `access_token` is the ID token, as in Firebase.
+    static func tokenResponse(_ tokens: SessionTokens, localID: String, projectNumber: String) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 2 * tokens.idToken.utf8.count + 512)
+        let expiresIn = String(tokens.expiresInSeconds)
+        let fields: [(snake: String, camel: String, value: String)] = [
+            ("access_token", "accessToken", tokens.idToken),
+            ("expires_in", "expiresIn", expiresIn),
+            ("token_type", "tokenType", "Bearer"),
+            ("refresh_token", "refreshToken", tokens.refreshToken),
+            ("id_token", "idToken", tokens.idToken),
+            ("user_id", "userId", localID),
+            ("project_id", "projectId", projectNumber),
+        ]
+        writer.beginObject()
+        for field in fields {
+            writer.key(field.snake)
+            writer.string(field.value)
+        }
+        for field in fields {
+            writer.key(field.camel)
+            writer.string(field.value)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// Like ``identityToolkit(_:)``, for a body that may be form-encoded: `fields(name)` reads
+    /// a string field from either encoding, with lenient names.
+    func identityToolkitForm(
+        _ body: @escaping @Sendable (IdentityToolkitRequest, (String) -> String?) throws -> Response
+    ) -> Router.Handler {
+        { request in
+            do {
+                if Self.isFormEncoded(request) {
+                    let form = request.formItems
+                    let wrapped = IdentityToolkitRequest(request, body: JSONObject())
+                    return try body(wrapped) { name in
+                        let folded = IdentityToolkitRequest.fold(name)
+                        return form.first { IdentityToolkitRequest.fold($0.name) == folded }?.value
+                    }
+                }
+                let wrapped = try IdentityToolkitRequest(request)
+                return try body(wrapped) { name in
+                    if case .string(let text)? = wrapped.value(name) { return text }
+                    return nil
+                }
+            } catch let error as AuthError {
+                return error.envelope.response()
+            }
+        }
+    }
+
+    /// A form body by its `Content-Type`, or, when that says nothing useful, by not looking
+    /// like a JSON object.
+    private static func isFormEncoded(_ request: Request) -> Bool {
+        let type = request.headers["content-type"]?.lowercased() ?? ""
+        if type.hasPrefix("application/x-www-form-urlencoded") { return true }
+        if type.contains("json") { return false }
+        let first = request.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        return first != nil && first != UInt8(ascii: "{")
+    }
+}

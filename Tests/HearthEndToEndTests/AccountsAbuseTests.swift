@@ -1,0 +1,91 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+/// Sign-in limits counted in the store, equal cost for known and unknown emails, and
+/// passwords that never reach the log or the database.
+@Suite struct AccountsAbuseTests {
+    @Test func failedSignInsLockTheAccountAcrossRestartsUntilTheWindowEnds() throws {
+        let server = try Accounts.server()
+        var client = server.client()
+        _ = try client.signUp("zoe@example.com", "password-1")
+        let window = try client.alignClockToWindow(seconds: 900)
+        for _ in 0..<10 {
+            #expect(try client.signIn("zoe@example.com", "wrong-password").errorMessage == "INVALID_LOGIN_CREDENTIALS")
+        }
+        let locked = try client.signIn("zoe@example.com", "password-1")
+        #expect(locked.status == 400)
+        #expect(locked.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
+
+        // The count lives in the store, so another node (here: the restarted one) sees it.
+        try server.restart()
+        client = server.client()
+        // The restarted node's test clock starts from the real time again: bring it back into
+        // the window of the failures.
+        try client.advanceClock(seconds: max(0, window + 1 - client.serverSeconds()))
+        #expect(
+            try client.signIn("zoe@example.com", "password-1").errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER")
+                == true
+        )
+        try client.advanceClock(seconds: 900)
+        #expect(try client.signIn("zoe@example.com", "password-1").status == 200)
+    }
+
+    @Test func failedSignInsFromOneAddressAreLimitedAcrossEmails() throws {
+        let server = try Accounts.server()
+        let client = server.client()
+        _ = try client.signUp("adam@example.com", "password-1")
+        try client.alignClockToWindow(seconds: 900)
+        for index in 0..<100 {
+            let response = try client.signIn("guess\(index % 50)-\(index / 50)@example.com", "password-1")
+            try #require(response.errorMessage == "INVALID_LOGIN_CREDENTIALS", "attempt \(index): \(response.text)")
+        }
+        let blocked = try client.signIn("adam@example.com", "password-1")
+        #expect(blocked.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
+    }
+
+    @Test func unknownAndKnownEmailsTakeComparableTime() throws {
+        let server = try Accounts.server()
+        let client = server.client()
+        _ = try client.signUp("known@example.com", "password-1")
+        func median(_ email: String) throws -> Double {
+            var samples: [Double] = []
+            for _ in 0..<7 {
+                let start = Date()
+                _ = try client.signIn(email, "wrong-password")
+                samples.append(Date().timeIntervalSince(start))
+            }
+            return samples.sorted()[3]
+        }
+        // Interleave to share any noise from the machine; below the per-account limit of 10.
+        let known = try median("known@example.com")
+        let unknown = try median("unknown@example.com")
+        // Skipping the hash for unknown emails would make them several times faster (an
+        // Argon2id verification is most of a sign-in); one verification each keeps them close.
+        #expect(unknown > known * 0.5, "unknown \(unknown)s vs known \(known)s")
+        #expect(known > unknown * 0.5, "unknown \(unknown)s vs known \(known)s")
+    }
+
+    @Test func passwordsNeverReachTheLogOrTheDatabase() throws {
+        let server = try Accounts.server()
+        let client = server.client()
+        let password = "Zq-distinctive-secret-7731"
+        let user = try client.signUp("pat@example.com", password)
+        _ = try client.signIn("pat@example.com", password)
+        _ = try client.signIn("pat@example.com", password + "-wrong")
+        _ = try client.call("accounts:update", ["idToken": user.idToken, "password": password + "-new"])
+        _ = try client.call("accounts:signUp", ["email": "pat@example.com", "password": password])
+        _ = try client.admin("/v1/projects/demo-project/accounts", ["email": "pat2@example.com", "password": password])
+        server.stop()
+        let log = server.output.joined(separator: "\n")
+        #expect(log.contains("accounts:signUp"), "the access log should show the calls")
+        #expect(!log.contains("distinctive-secret"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: server.dataDirectory.path)
+        #expect(files.contains("hearth.db"))
+        for file in files {
+            let bytes = try Data(contentsOf: server.dataDirectory.appendingPathComponent(file))
+            #expect(bytes.range(of: Data("distinctive-secret".utf8)) == nil, "\(file) holds the password")
+            #expect(bytes.range(of: Data(user.refreshToken.utf8)) == nil, "\(file) holds a refresh token")
+        }
+    }
+}
