@@ -96,16 +96,26 @@ import Testing
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         let store = fixture.store
         let before = store.statistics
-        // Each write holds the writer for a moment, so the others queue up behind it.
-        DispatchQueue.concurrentPerform(iterations: 200) { index in
-            try? store.write { transaction in
-                try transaction.connection.execute(
-                    "INSERT INTO scratch (id, label) VALUES (?, ?)",
-                    [.integer(Int64(index)), .text("row \(index)")]
-                )
-                usleep(200)
+        // Each write holds the writer for a moment while 40 threads (more than the cores,
+        // so they really wait at the same time) queue up behind it.
+        let group = DispatchGroup()
+        for thread in 0..<40 {
+            group.enter()
+            Thread.detachNewThread {
+                for round in 0..<5 {
+                    let index = thread * 5 + round
+                    try? store.write { transaction in
+                        try transaction.connection.execute(
+                            "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                            [.integer(Int64(index)), .text("row \(index)")]
+                        )
+                        usleep(200)
+                    }
+                }
+                group.leave()
             }
         }
+        group.wait()
         let after = store.statistics
         #expect(try labels(store).count == 200)
         #expect(after.writes - before.writes == 200)
