@@ -3,6 +3,8 @@
 machine in the same run (nginx for HTTP, `openssl speed` for signing)."""
 
 import argparse
+import glob
+import importlib
 import json
 import os
 import re
@@ -154,12 +156,11 @@ def main():
             reference = wrk(f"http://127.0.0.1:{nginx.port}/healthz", args.seconds, args.connections)
             measured = wrk(hearth.url + "/healthz", args.seconds, args.connections)
             results["rows"].append(row("GET /healthz", measured, "nginx fixed reply", reference["rate"], 0.9))
-        extra = os.path.join(HERE, "rows.py")
-        if os.path.exists(extra):
-            sys.path.insert(0, HERE)
-            import rows  # later rows: installations, email actions, sign-in
-
-            results["rows"] += rows.run(hearth, args, want, wrk, openssl_speed, row, workdir)
+        # Each area adds its rows in bench/rows*.py with run(hearth, args, want, wrk, openssl_speed, row, workdir).
+        sys.path.insert(0, HERE)
+        for path in sorted(glob.glob(os.path.join(HERE, "rows*.py"))):
+            module = importlib.import_module(os.path.splitext(os.path.basename(path))[0])
+            results["rows"] += module.run(hearth, args, want, wrk, openssl_speed, row, workdir)
         results["loaded_rss_mb"] = round(hearth.rss_mb(), 1)
     finally:
         hearth.stop()
