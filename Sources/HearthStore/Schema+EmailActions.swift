@@ -1,4 +1,26 @@
 extension Schema {
-    /// The emailActions area's steps (versions in its range; see `Schema`).
-    static let emailActions: [Migration] = []
+    /// The email actions area's steps (versions 400–499).
+    static let emailActions: [Migration] = [
+        Migration(
+            version: 400,
+            name: "action codes",
+            sql: """
+                CREATE TABLE action_codes (
+                    code_hash BYTES PRIMARY KEY,
+                    project_id TEXT NOT NULL REFERENCES projects(project_id) ON DELETE CASCADE,
+                    operation TEXT NOT NULL,
+                    local_id TEXT,
+                    email TEXT NOT NULL,
+                    new_email TEXT,
+                    continue_url TEXT,
+                    language TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    consumed_at BIGINT
+                );
+                CREATE INDEX action_codes_by_account ON action_codes (project_id, local_id, operation);
+                CREATE INDEX action_codes_by_expiry ON action_codes (expires_at);
+                """
+        )
+    ]
 }
