@@ -121,3 +121,17 @@ extension ProjectSettings {
         }
     }
 }
+
+extension TemplateComposer {
+    /// The texts `kind` is written with in exactly `language` — the project's override part
+    /// by part over the built-in template — as a template author would write them; `nil`
+    /// when the kind has no template in that language.
+    public func templateTexts(_ kind: MailKind, language: String, settings: MailSettings) -> MailTemplateOverride? {
+        let builtIn = BuiltInTemplates.source(kind, language: language)
+        let override = settings.override(kind, language: language)
+        guard let subject = override?.subject ?? builtIn?.subject, let html = override?.html ?? builtIn?.html,
+            let text = override?.text ?? builtIn?.text
+        else { return nil }
+        return MailTemplateOverride(subject: subject, html: html, text: text)
+    }
+}

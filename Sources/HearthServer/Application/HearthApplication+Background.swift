@@ -1,4 +1,5 @@
 import HearthBase
+import HearthMail
 import HearthStore
 import Synchronization
 
@@ -9,6 +10,7 @@ extension HearthApplication {
             runMaintenance()
         }
         background.withLock { $0.append(worker) }
+        mailer.start()
     }
 
     /// Stops every background worker, waiting for runs in progress to end.
@@ -18,6 +20,7 @@ extension HearthApplication {
             return workers
         }
         for worker in workers { worker.stop() }
+        mailer.stop()
     }
 
     /// Clean-up that keeps tables small: expired rate windows and retired keys past their
