@@ -87,7 +87,9 @@ public enum SMTPClient {
             try easy.perform()
         } catch {
             let reply = easy.responseCode()
-            if (500..<600).contains(reply) {
+            // A refused login (530, 534, 535, 538) is the configuration's fault, not the
+            // message's: it is worth retrying once the credentials are fixed.
+            if (500..<600).contains(reply) && ![530, 534, 535, 538].contains(reply) {
                 throw NetworkError(.rejected, "the SMTP server refused the message (\(reply)): \(error.message)")
             }
             throw error

@@ -54,7 +54,7 @@ public struct OutgoingMail: Sendable, Equatable {
     }
 
     private static func firstWebLink(in text: String) -> String? {
-        let words = text.split { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        let words = text.split(whereSeparator: \.isWhitespace)
         return words.first { $0.hasPrefix("https://") || $0.hasPrefix("http://") }.map(String.init)
     }
 }

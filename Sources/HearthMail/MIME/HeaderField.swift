@@ -32,8 +32,9 @@ enum HeaderField {
         } else {
             phrase = encodedWords(displayName, firstLineRoom: lineLength - prefix.count)
         }
-        let lastLine = phrase.split(separator: "\n").last.map(\.utf8.count) ?? 0
-        let onFirstLine = !phrase.contains("\n")
+        // "\r\n" is one Character in Swift, so folded lines are split on it whole.
+        let lastLine = phrase.split(separator: "\r\n").last.map(\.utf8.count) ?? 0
+        let onFirstLine = !phrase.contains("\r\n")
         let used = (onFirstLine ? prefix.count : 0) + lastLine
         let separator = used + 3 + mailbox.address.utf8.count <= lineLength ? " " : "\r\n "
         return prefix + phrase + separator + "<\(mailbox.address)>\r\n"
