@@ -127,6 +127,8 @@ def main():
     controller.start()
     print(json.dumps({"listening": controller.port}), flush=True)
     stop = threading.Event()
+    # A child inherits its parent's blocked signals (a test runner's threads block them).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     stop.wait()
