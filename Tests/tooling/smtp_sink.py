@@ -75,8 +75,9 @@ def describe(raw, envelope):
         ]
         if message.is_multipart()
         else [],
-        "text": text_part.get_content() if text_part is not None else None,
-        "html": html_part.get_content() if html_part is not None else None,
+        # Bodies with their line breaks as "\n", whatever the wire used.
+        "text": text_part.get_content().replace("\r\n", "\n") if text_part is not None else None,
+        "html": html_part.get_content().replace("\r\n", "\n") if html_part is not None else None,
         "maxLineLength": max(len(line) for line in lines),
         "bareLineFeeds": raw.replace(b"\r\n", b"").count(b"\n"),
         "defects": [str(defect) for defect in message.defects],
