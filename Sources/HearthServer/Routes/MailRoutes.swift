@@ -143,7 +143,7 @@ extension HearthApplication {
         }
         let override = settings.override(kind, language: language)
         let overridden = [("subject", override?.subject), ("html", override?.html), ("text", override?.text)]
-            .compactMap { $0.1 == nil ? nil : JSONValue.string($0.0) }
+            .filter { $0.1 != nil }.map { JSONValue.string($0.0) }
         return .json(
             .object([
                 "kind": .string(kind.rawValue), "language": .string(language),
