@@ -1,8 +1,8 @@
 public import HearthBase
 public import HearthCore
 import HearthCrypto
-public import HearthStore
 import HearthNetwork
+public import HearthStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -148,7 +148,12 @@ public final class Mailer: Sendable {
                 // Past the deadline, the next round marks it failed with this error.
                 let next = min(now + delay, deadline)
                 try store.write {
-                    try $0.rescheduleOutboxMessage(id: record.id, worker: worker, nextAttemptAt: next, error: error.message)
+                    try $0.rescheduleOutboxMessage(
+                        id: record.id,
+                        worker: worker,
+                        nextAttemptAt: next,
+                        error: error.message
+                    )
                 }
                 log.warning(
                     "mail delivery failed; will retry",

@@ -54,7 +54,10 @@ public enum SMTPClient {
         try easy.set(CURLOPT_URL, configuration.url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
         try easy.set(CURLOPT_TIMEOUT_MS, configuration.timeoutMilliseconds)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, min(configuration.timeoutMilliseconds, configuration.connectTimeoutMilliseconds))
+        try easy.set(
+            CURLOPT_CONNECTTIMEOUT_MS,
+            min(configuration.timeoutMilliseconds, configuration.connectTimeoutMilliseconds)
+        )
         let startTLS = configuration.startTLS ?? (configuration.hasCredentials ? .required : .opportunistic)
         let useSSL =
             switch startTLS {

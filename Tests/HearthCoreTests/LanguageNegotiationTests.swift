@@ -21,7 +21,9 @@ import Testing
     @Test func englishIsTheLastResort() {
         let preferences = LanguagePreferences(explicit: "de", acceptLanguage: "ja, zh;q=0.5")
         #expect(LanguageNegotiation.choose(preferences, projectDefault: "ru", available: builtIn) == "en")
-        #expect(LanguageNegotiation.choose(LanguagePreferences(), projectDefault: nil, available: ["it", "fa"]) == "fa")
+        #expect(
+            LanguageNegotiation.choose(LanguagePreferences(), projectDefault: nil, available: ["it", "fa"]) == "fa"
+        )
     }
 
     @Test func aRegionalTagFallsBackToItsLanguage() {
@@ -39,7 +41,9 @@ import Testing
     }
 
     @Test func acceptLanguageIsOrderedByQualityAndDropsZeroWildcardAndJunk() {
-        let ranges = LanguageNegotiation.acceptLanguageRanges("fr;q=0.5, *;q=0.9, it-CH, de;q=0, en;q=0.8, x$y, fa;q=2, es;q=0.8")
+        let ranges = LanguageNegotiation.acceptLanguageRanges(
+            "fr;q=0.5, *;q=0.9, it-CH, de;q=0, en;q=0.8, x$y, fa;q=2, es;q=0.8"
+        )
         #expect(ranges == ["it-CH", "en", "es", "fr"])
         #expect(LanguageNegotiation.acceptLanguageRanges("") == [])
     }

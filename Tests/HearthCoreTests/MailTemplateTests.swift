@@ -45,7 +45,11 @@ import Testing
         ]
         let problems = settings.problems()
         #expect(problems.contains { $0.contains("unknown kind \"WELCOME\"") })
-        #expect(problems.contains { $0.contains("PASSWORD_RESET.de") && $0.contains("subject, html and text must all be set") })
+        #expect(
+            problems.contains {
+                $0.contains("PASSWORD_RESET.de") && $0.contains("subject, html and text must all be set")
+            }
+        )
         #expect(problems.contains { $0.contains("PASSWORD_RESET.fa") && $0.contains("subject must be one line") })
         #expect(problems.contains { $0.contains("PASSWORD_RESET.fa") && $0.contains("unknown placeholder %LNK%") })
         #expect(problems.contains { $0.contains("\"not a tag\" is not a language tag") })
@@ -56,7 +60,11 @@ import Testing
         var project = DevelopmentSeed.project
         project.settings.mail.setOverride(MailTemplateOverride(text: "%OOPS%"), kind: .verifyEmail, language: "en")
         #expect(throws: ProjectValidationError.self) { try project.validated() }
-        project.settings.mail.setOverride(MailTemplateOverride(text: "Verify: %LINK%"), kind: .verifyEmail, language: "EN")
+        project.settings.mail.setOverride(
+            MailTemplateOverride(text: "Verify: %LINK%"),
+            kind: .verifyEmail,
+            language: "EN"
+        )
         #expect(project.settings.mail.templates["VERIFY_EMAIL"]?.count == 1)
         #expect(throws: Never.self) { try project.validated() }
     }
@@ -83,7 +91,12 @@ import Testing
         #expect(problems.contains { $0.contains("smtp:// or smtps://") })
         #expect(problems.contains { $0.contains("timeoutSeconds") })
         #expect(problems.contains { $0.contains("password or passwordEnv") })
-        #expect(MailSettings(from: "\"Ex, Inc.\" <noreply@example.com>", smtp: SMTPSettings(url: "smtps://u:p@mail.example.com:465")).problems().isEmpty)
+        #expect(
+            MailSettings(
+                from: "\"Ex, Inc.\" <noreply@example.com>",
+                smtp: SMTPSettings(url: "smtps://u:p@mail.example.com:465")
+            ).problems().isEmpty
+        )
     }
 
     @Test func mailboxesParseAndPrintWithQuoting() throws {
@@ -95,7 +108,10 @@ import Testing
         #expect(try MailAddress(parsing: named.description) == named)
         let bare = try MailAddress(parsing: "Ex App <x@example.com>")
         #expect(bare.displayName == "Ex App")
-        for bad in ["", "a", "@example.com", "a@", "a b@example.com", "a..b@example.com", "ä@example.com", "a@-x.com", "a@x..com", "<a@b.c>\r\nBcc: x@y.z"] {
+        for bad in [
+            "", "a", "@example.com", "a@", "a b@example.com", "a..b@example.com", "ä@example.com", "a@-x.com",
+            "a@x..com", "<a@b.c>\r\nBcc: x@y.z",
+        ] {
             #expect(throws: MailError.self, "\(bad)") { try MailAddress(parsing: bad) }
         }
         #expect(throws: MailError.self) { try MailAddress(address: "a@example.com", displayName: "line\r\nBcc: x") }

@@ -30,7 +30,9 @@ import Testing
         let client = server.client()
         var ids: [String] = []
         for index in 0..<3 {
-            ids.append(try #require(MailDeliveryTests.sendTest(client, ["to": "u\(index)@example.com"])["id"] as? String))
+            ids.append(
+                try #require(MailDeliveryTests.sendTest(client, ["to": "u\(index)@example.com"])["id"] as? String)
+            )
         }
         _ = try MailDeliveryTests.waitForMessages(client, state: "sent", count: 3)
         let first = try client.request("GET", "\(Self.messages)?pageSize=2", headers: Self.admin)
@@ -51,8 +53,15 @@ import Testing
             #expect(bad.status == 400, "\(query)")
             #expect(bad.errorStatus == "INVALID_ARGUMENT")
         }
-        for body: [String: Any] in [[:], ["to": "not an address"], ["to": "a@example.com", "kind": "WELCOME"], ["to": 42]] {
-            let bad = try client.json("POST", "/hearth/v1/projects/demo-project/mail:sendTest", body, headers: Self.admin)
+        for body: [String: Any] in [
+            [:], ["to": "not an address"], ["to": "a@example.com", "kind": "WELCOME"], ["to": 42],
+        ] {
+            let bad = try client.json(
+                "POST",
+                "/hearth/v1/projects/demo-project/mail:sendTest",
+                body,
+                headers: Self.admin
+            )
             #expect(bad.status == 400, "\(body)")
         }
     }
@@ -66,7 +75,12 @@ import Testing
         #expect(typo.errorMessage?.contains("unknown placeholder %APP_NAM%") == true)
         let wrongKind = try client.json("PUT", path, ["text": "%NEW_EMAIL%"], headers: Self.admin)
         #expect(wrongKind.errorMessage?.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true)
-        let incomplete = try client.json("PUT", "/hearth/v1/projects/demo-project/mail/templates/PASSWORD_RESET/de", ["subject": "Passwort"], headers: Self.admin)
+        let incomplete = try client.json(
+            "PUT",
+            "/hearth/v1/projects/demo-project/mail/templates/PASSWORD_RESET/de",
+            ["subject": "Passwort"],
+            headers: Self.admin
+        )
         #expect(incomplete.status == 400)
         #expect(try client.json("PUT", path, ["subject": "x"]).status == 401)
 
@@ -74,15 +88,27 @@ import Testing
         #expect(set.status == 200)
         #expect(set.json["overridden"] as? [String] == ["subject"])
         #expect((set.json["text"] as? String)?.hasPrefix("Ciao %DISPLAY_NAME%,") == true)
-        let queued = try MailDeliveryTests.sendTest(client, ["to": "ada@example.com", "kind": "PASSWORD_RESET", "languageCode": "it"])
+        let queued = try MailDeliveryTests.sendTest(
+            client,
+            ["to": "ada@example.com", "kind": "PASSWORD_RESET", "languageCode": "it"]
+        )
         #expect(queued["subject"] as? String == "Demo Project: nuova password")
 
         #expect(try client.request("DELETE", path, headers: Self.admin).status == 200)
         #expect(try client.request("DELETE", path, headers: Self.admin).status == 404)
         let reset = try client.request("GET", path, headers: Self.admin)
         #expect(reset.json["subject"] as? String == "Reimposta la password di %APP_NAME%")
-        #expect(try client.request("GET", "/hearth/v1/projects/demo-project/mail/templates/PASSWORD_RESET/de", headers: Self.admin).status == 404)
-        #expect(try client.request("GET", "/hearth/v1/projects/demo-project/mail/templates/NOPE/en", headers: Self.admin).status == 400)
+        #expect(
+            try client.request(
+                "GET",
+                "/hearth/v1/projects/demo-project/mail/templates/PASSWORD_RESET/de",
+                headers: Self.admin
+            ).status == 404
+        )
+        #expect(
+            try client.request("GET", "/hearth/v1/projects/demo-project/mail/templates/NOPE/en", headers: Self.admin)
+                .status == 400
+        )
     }
 
     @Test func theEmulatorListsPendingCodesOfTheDevelopmentSeedOnly() throws {
@@ -100,8 +126,11 @@ import Testing
     @Test func theCommandLineQueuesListsAndShowsMail() throws {
         let server = try HearthServerProcess(arguments: ["--mail-poll", "100"])
         let data = server.dataDirectory.path
-        let id = try runHearth(["mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR", "--data", data])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try runHearth([
+            "mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR", "--data",
+            data,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         // The running server delivers what the command queued.
         #expect(server.waitForOutput("\"mailId\":\"\(id)\"", timeout: 10))
         let list = try runHearth(["mail", "list", "--project", "demo-project", "--data", data])
@@ -115,7 +144,10 @@ import Testing
             try runHearth(["mail", "send-test", "--project", "demo-project", "--to", "nobody", "--data", data])
         }
         #expect(throws: TestHTTPError.self) {
-            try runHearth(["mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en", "--subject", "%LINK%", "--data", data])
+            try runHearth([
+                "mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en", "--subject",
+                "%LINK%", "--data", data,
+            ])
         }
     }
 

@@ -49,7 +49,8 @@ import Testing
         #expect(received["bareLineFeeds"] as? Int == 0)
         #expect((received["maxLineLength"] as? Int ?? 999) <= 78)
 
-        let link = "\(server.baseURL)/__/auth/action?mode=resetPassword&oobCode=SAMPLE-NOT-A-REAL-CODE&apiKey=demo-api-key"
+        let link =
+            "\(server.baseURL)/__/auth/action?mode=resetPassword&oobCode=SAMPLE-NOT-A-REAL-CODE&apiKey=demo-api-key"
         let text = try #require(received["text"] as? String)
         #expect(text.hasPrefix("Ciao Ada,\n"))
         #expect(text.contains("\n\(link)\n"))
@@ -58,7 +59,11 @@ import Testing
         #expect(html.contains("<html lang=\"it\" dir=\"ltr\">"))
         #expect(html.contains("href=\"\(link.replacing("&", with: "&amp;"))\""))
 
-        let stored = try client.request("GET", "/hearth/v1/projects/demo-project/mail/messages/\(queued["id"] as? String ?? "")", headers: Self.admin)
+        let stored = try client.request(
+            "GET",
+            "/hearth/v1/projects/demo-project/mail/messages/\(queued["id"] as? String ?? "")",
+            headers: Self.admin
+        )
         #expect(stored.json["state"] as? String == "sent")
         #expect(stored.json["transport"] as? String == "smtp")
         #expect(stored.json["attempts"] as? Int == 1)
@@ -67,7 +72,9 @@ import Testing
     @Test func persianMailIsRightToLeftAndHostileValuesStayText() throws {
         let sink = try SMTPSink()
         // A project with its own SMTP server, sender and a hostile app name, from a configuration file.
-        let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-mail-\(UUID().uuidString).json")
+        let configuration = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-mail-\(UUID().uuidString).json"
+        )
         let project: [String: Any] = [
             "projectId": "hostile-app", "projectNumber": "424242", "apiKeys": ["hostile-key"],
             "settings": [
@@ -111,7 +118,10 @@ import Testing
         let client = server.client()
         var messageIDs: Set<String> = []
         for index in 0..<8 {
-            let queued = try Self.sendTest(client, ["to": "user\(index)@example.com", "languageCode": ["en", "it", "fa"][index % 3]])
+            let queued = try Self.sendTest(
+                client,
+                ["to": "user\(index)@example.com", "languageCode": ["en", "it", "fa"][index % 3]]
+            )
             messageIDs.insert(try #require(queued["messageId"] as? String))
         }
         // Down: every message waits, retried, with the error on record; requests are answered.

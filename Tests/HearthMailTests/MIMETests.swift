@@ -20,7 +20,9 @@ import Testing
             #expect(lines.allSatisfy { $0.utf8.count <= 76 }, "\(sample.prefix(20))")
             #expect(lines.allSatisfy { !$0.hasSuffix(" ") && !$0.hasSuffix("\t") && !$0.hasPrefix(".") })
             #expect(encoded.utf8.allSatisfy { $0 < 0x7F })
-            #expect(decodeQuotedPrintable(encoded) == sample.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n"))
+            #expect(
+                decodeQuotedPrintable(encoded) == sample.replacing("\r\n", with: "\n").replacing("\n", with: "\r\n")
+            )
         }
         #expect(QuotedPrintable.encode("a=b") == "a=3Db")
     }
@@ -47,7 +49,10 @@ import Testing
     }
 
     @Test func displayNamesAreQuotedOrEncoded() throws {
-        let quoted = HeaderField.mailbox("From", try MailAddress(address: "a@example.com", displayName: "Ex \"Co\" \\ Ltd"))
+        let quoted = HeaderField.mailbox(
+            "From",
+            try MailAddress(address: "a@example.com", displayName: "Ex \"Co\" \\ Ltd")
+        )
         #expect(quoted == "From: \"Ex \\\"Co\\\" \\\\ Ltd\" <a@example.com>\r\n")
         let encoded = HeaderField.mailbox("To", try MailAddress(address: "a@example.com", displayName: "Ünïcode <x>"))
         #expect(encoded == "To: =?UTF-8?B?\(Base64.encode(Array("Ünïcode <x>".utf8)))?= <a@example.com>\r\n")
@@ -78,9 +83,10 @@ import Testing
         #expect(!text.replacing("\r\n", with: "").contains("\n"))
         #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 78 })
         let head = text.components(separatedBy: "\r\n\r\n")[0]
-        for field in ["Date: Tue, 01 Jul 2025 09:30:00 +0000", "Message-ID: <abc@example.com>", "MIME-Version: 1.0",
-            "Content-Language: en", "Subject: Sign in to Example App", "Content-Type: multipart/alternative;"]
-        {
+        for field in [
+            "Date: Tue, 01 Jul 2025 09:30:00 +0000", "Message-ID: <abc@example.com>", "MIME-Version: 1.0",
+            "Content-Language: en", "Subject: Sign in to Example App", "Content-Type: multipart/alternative;",
+        ] {
             #expect(head.contains(field), "\(field)")
         }
         let boundary = try #require(head.split(separator: "boundary=\"").last?.split(separator: "\"").first)
@@ -128,9 +134,15 @@ import Testing
 extension MIMETests {
     @Test func aLongEncodedDisplayNameIsFoldedBeforeTheAddress() throws {
         let name = String(repeating: "نام ", count: 20)
-        let field = HeaderField.mailbox("To", try MailAddress(address: "someone.with.a.long.address@example.com", displayName: name))
+        let field = HeaderField.mailbox(
+            "To",
+            try MailAddress(address: "someone.with.a.long.address@example.com", displayName: name)
+        )
         let lines = field.dropLast().components(separatedBy: "\r\n")
         #expect(lines.allSatisfy { $0.utf8.count <= 78 })
-        #expect(lines.last == " <someone.with.a.long.address@example.com>" || lines.last?.hasSuffix("?= <someone.with.a.long.address@example.com>") == true)
+        #expect(
+            lines.last == " <someone.with.a.long.address@example.com>"
+                || lines.last?.hasSuffix("?= <someone.with.a.long.address@example.com>") == true
+        )
     }
 }

@@ -63,7 +63,11 @@ final class RecordingTransport: MailTransport {
     }
 
     @Test func queuedMessagesAreDeliveredAndMarkedSent() throws {
-        let record = try mailer.queueTestMessage(project: exampleProject(), to: "ada@example.com", publicURL: "http://h")
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
         #expect(mailer.deliverDueMessages(worker: "w") == 1)
         let delivered = transport.delivered.withLock { $0 }
         #expect(delivered.map(\.messageID) == [record.messageID])
@@ -75,7 +79,11 @@ final class RecordingTransport: MailTransport {
 
     @Test func aFailedDeliveryIsRetriedWithBackOffUntilItSucceeds() throws {
         transport.failure.withLock { $0 = NetworkError(.transport, "connection refused") }
-        let record = try mailer.queueTestMessage(project: exampleProject(), to: "ada@example.com", publicURL: "http://h")
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
         let queuedAt = clock.nowMilliseconds()
         mailer.deliverDueMessages(worker: "w")
         var retry = try message(record.id)
@@ -97,7 +105,11 @@ final class RecordingTransport: MailTransport {
 
     @Test func aRefusedMessageFailsAtOnce() throws {
         transport.failure.withLock { $0 = NetworkError(.rejected, "550 mailbox unavailable") }
-        let record = try mailer.queueTestMessage(project: exampleProject(), to: "ada@example.com", publicURL: "http://h")
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
         mailer.deliverDueMessages(worker: "w")
         let failed = try message(record.id)
         #expect(failed.state == .failed && failed.lastError == "550 mailbox unavailable" && failed.attempts == 1)
@@ -105,7 +117,11 @@ final class RecordingTransport: MailTransport {
 
     @Test func aMessageThatCannotBeDeliveredInTimeFails() throws {
         transport.failure.withLock { $0 = NetworkError(.timeout, "timed out") }
-        let record = try mailer.queueTestMessage(project: exampleProject(), to: "ada@example.com", publicURL: "http://h")
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
         for _ in 0..<20 {
             mailer.deliverDueMessages(worker: "w")
             clock.advance(milliseconds: 8_000)
@@ -122,7 +138,11 @@ final class RecordingTransport: MailTransport {
         var queued: [String] = []
         for index in 0..<60 {
             queued.append(
-                try tests.mailer.queueTestMessage(project: exampleProject(), to: "user\(index)@example.com", publicURL: "http://h").messageID
+                try tests.mailer.queueTestMessage(
+                    project: exampleProject(),
+                    to: "user\(index)@example.com",
+                    publicURL: "http://h"
+                ).messageID
             )
         }
         tests.mailer.start()
@@ -143,7 +163,11 @@ final class RecordingTransport: MailTransport {
             publicURL: "https://auth.example.com"
         )
         #expect(record.language == "fa" && record.kind == "VERIFY_AND_CHANGE_EMAIL" && record.action == nil)
-        #expect(record.textBody?.contains("https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=SAMPLE") == true)
+        #expect(
+            record.textBody?.contains(
+                "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=SAMPLE"
+            ) == true
+        )
     }
 
     @Test func theSMTPURLOfTheCommandLineIsReadWithItsOptions() throws {
@@ -158,10 +182,14 @@ final class RecordingTransport: MailTransport {
         #expect(smtp.url == "smtp://mail.example.com:587")
         #expect(smtp.username == "us@er" && smtp.password == "p:ss")
         #expect(smtp.timeoutMilliseconds == 12_000 && !smtp.verifyCertificate && smtp.startTLS == .required)
-        let fromEnvironment = configuration.smtpConfiguration(try MailDeliveryConfiguration.smtpSettings(commandLineURL: "smtps://hearth@mail.example.com"))
+        let fromEnvironment = configuration.smtpConfiguration(
+            try MailDeliveryConfiguration.smtpSettings(commandLineURL: "smtps://hearth@mail.example.com")
+        )
         #expect(fromEnvironment.username == "hearth" && fromEnvironment.password == "from-env")
         for bad in ["http://x", "smtp://x?starttls=maybe", "smtp://x?colour=blue", "smtp://"] {
-            #expect(throws: MailError.self, "\(bad)") { try MailDeliveryConfiguration.smtpSettings(commandLineURL: bad) }
+            #expect(throws: MailError.self, "\(bad)") {
+                try MailDeliveryConfiguration.smtpSettings(commandLineURL: bad)
+            }
         }
     }
 }

@@ -13,7 +13,9 @@ import Testing
         #expect(!mail.html.contains("<script>"))
         #expect(!mail.html.contains("<b>Evil</b>"))
         #expect(mail.html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; Bcc: victim@example.com"))
-        #expect(mail.html.contains("<title>Reset your password for &lt;b&gt;Evil&lt;/b&gt; &amp; &quot;Co&quot;</title>"))
+        #expect(
+            mail.html.contains("<title>Reset your password for &lt;b&gt;Evil&lt;/b&gt; &amp; &quot;Co&quot;</title>")
+        )
         #expect(mail.subject == "Reset your password for <b>Evil</b> & \"Co\"")
         #expect(mail.to.displayName == "<script>alert('x')</script> Bcc: victim@example.com")
         #expect(mail.text.contains("Hello <script>alert('x')</script> Bcc: victim@example.com,"))
@@ -72,8 +74,15 @@ import Testing
         let mail = try composer.compose(request)
         #expect(mail.language == "de")
         #expect(mail.html.contains("<html lang=\"de\" dir=\"ltr\">"))
-        #expect(mail.html.contains("<p>Hallo &lt;i&gt;Ada&lt;/i&gt;, <a href=\"https://example.com/__/auth/action?mode=resetPassword&amp;oobCode=CODE"))
-        #expect(mail.text == "Hallo <i>Ada</i>: https://example.com/__/auth/action?mode=resetPassword&oobCode=CODE&apiKey=KEY&lang=de-AT")
+        #expect(
+            mail.html.contains(
+                "<p>Hallo &lt;i&gt;Ada&lt;/i&gt;, <a href=\"https://example.com/__/auth/action?mode=resetPassword&amp;oobCode=CODE"
+            )
+        )
+        #expect(
+            mail.text
+                == "Hallo <i>Ada</i>: https://example.com/__/auth/action?mode=resetPassword&oobCode=CODE&apiKey=KEY&lang=de-AT"
+        )
         // Another kind has no German template and falls back to English.
         #expect(try composer.compose(sampleRequest(.verifyEmail, language: "de", project: project)).language == "en")
     }
@@ -81,7 +90,9 @@ import Testing
     @Test func actionEmailsNeedAWebLinkAndAValidRecipient() {
         var request = sampleRequest(.passwordReset, language: "en")
         request.link = nil
-        #expect(throws: MailError(.missingValue, "a PASSWORD_RESET email needs a link")) { try composer.compose(request) }
+        #expect(throws: MailError(.missingValue, "a PASSWORD_RESET email needs a link")) {
+            try composer.compose(request)
+        }
         request.link = "javascript:alert(1)"
         #expect { try composer.compose(request) } throws: { ($0 as? MailError)?.code == .invalidLink }
         request = sampleRequest(.recoverEmail, language: "en")

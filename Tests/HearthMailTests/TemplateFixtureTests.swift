@@ -33,7 +33,9 @@ import Testing
         for kind in MailKind.allCases {
             for language in MailSettings.builtInLanguages {
                 let texts = composer.templateTexts(kind, language: language, settings: MailSettings())
-                #expect(texts?.subject?.isEmpty == false && texts?.html?.isEmpty == false && texts?.text?.isEmpty == false)
+                #expect(
+                    texts?.subject?.isEmpty == false && texts?.html?.isEmpty == false && texts?.text?.isEmpty == false
+                )
             }
             #expect(composer.templateTexts(kind, language: "de", settings: MailSettings()) == nil)
         }

@@ -12,7 +12,12 @@ import Testing
 
     @Test func aMessageIsDeliveredAsWrittenToTheEnvelopeRecipient() throws {
         let sink = try SMTPSink()
-        try SMTPClient.send(message, from: "a@example.com", to: ["b@example.com"], configuration: SMTPConfiguration(url: sink.url))
+        try SMTPClient.send(
+            message,
+            from: "a@example.com",
+            to: ["b@example.com"],
+            configuration: SMTPConfiguration(url: sink.url)
+        )
         let received = sink.waitForMessages(1)
         #expect(received.count == 1)
         #expect(received.first?["envelopeFrom"] as? String == "a@example.com")
@@ -24,7 +29,12 @@ import Testing
     @Test func aRefusedRecipientIsAPermanentRejection() throws {
         let sink = try SMTPSink(options: ["--reject", "nobody"])
         #expect {
-            try SMTPClient.send(self.message, from: "a@example.com", to: ["nobody@example.com"], configuration: SMTPConfiguration(url: sink.url))
+            try SMTPClient.send(
+                self.message,
+                from: "a@example.com",
+                to: ["nobody@example.com"],
+                configuration: SMTPConfiguration(url: sink.url)
+            )
         } throws: { ($0 as? NetworkError)?.kind == .rejected }
         #expect(sink.messages().isEmpty)
     }
@@ -35,7 +45,12 @@ import Testing
         var configuration = SMTPConfiguration(url: sink.url)
         configuration.timeoutMilliseconds = 3_000
         #expect {
-            try SMTPClient.send(self.message, from: "a@example.com", to: ["b@example.com"], configuration: configuration)
+            try SMTPClient.send(
+                self.message,
+                from: "a@example.com",
+                to: ["b@example.com"],
+                configuration: configuration
+            )
         } throws: { ($0 as? NetworkError)?.kind == .transport }
     }
 
@@ -46,12 +61,22 @@ import Testing
         #expect(sink.waitForMessages(1).count == 1)
         configuration.password = "wrong"
         #expect {
-            try SMTPClient.send(self.message, from: "a@example.com", to: ["b@example.com"], configuration: configuration)
+            try SMTPClient.send(
+                self.message,
+                from: "a@example.com",
+                to: ["b@example.com"],
+                configuration: configuration
+            )
         } throws: { ($0 as? NetworkError)?.kind == .transport }
         // With credentials and no STARTTLS mode given, TLS is required: a plain server is refused.
         configuration = SMTPConfiguration(url: sink.url, username: "hearth", password: "s3cret")
         #expect(throws: NetworkError.self) {
-            try SMTPClient.send(self.message, from: "a@example.com", to: ["b@example.com"], configuration: configuration)
+            try SMTPClient.send(
+                self.message,
+                from: "a@example.com",
+                to: ["b@example.com"],
+                configuration: configuration
+            )
         }
         #expect(sink.messages().count == 1)
     }
@@ -67,7 +92,12 @@ import Testing
         // The certificate is checked unless told otherwise.
         configuration.verifyCertificate = true
         #expect(throws: NetworkError.self) {
-            try SMTPClient.send(self.message, from: "a@example.com", to: ["b@example.com"], configuration: configuration)
+            try SMTPClient.send(
+                self.message,
+                from: "a@example.com",
+                to: ["b@example.com"],
+                configuration: configuration
+            )
         }
 
         let implicit = try SMTPSink(options: tlsOptions + ["--implicit-tls"])

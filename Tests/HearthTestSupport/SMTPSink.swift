@@ -35,7 +35,10 @@ public final class SMTPSink: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: testPython)
         process.arguments =
-            [testToolingDirectory.appendingPathComponent("smtp_sink.py").path, "--out", directory.path, "--port", String(port)]
+            [
+                testToolingDirectory.appendingPathComponent("smtp_sink.py").path, "--out", directory.path, "--port",
+                String(port),
+            ]
             + options
         let output = Pipe()
         process.standardOutput = output
@@ -45,7 +48,9 @@ public final class SMTPSink: @unchecked Sendable {
         var firstLine = Data()
         while !firstLine.contains(10) {
             let data = output.fileHandleForReading.availableData
-            if data.isEmpty { throw TestHTTPError("the SMTP sink did not start (is aiosmtpd installed for \(testPython)?)") }
+            if data.isEmpty {
+                throw TestHTTPError("the SMTP sink did not start (is aiosmtpd installed for \(testPython)?)")
+            }
             firstLine.append(data)
         }
         let announcement = try JSONSerialization.jsonObject(with: firstLine.prefix { $0 != 10 }) as? [String: Any]

@@ -90,7 +90,8 @@ public enum LanguageNegotiation {
             }
             switch subtag.count {
             case 2 where subtag.allSatisfy(\.isASCIILetter): result.append(subtag.uppercased())
-            case 4 where subtag.allSatisfy(\.isASCIILetter): result.append(subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased())
+            case 4 where subtag.allSatisfy(\.isASCIILetter):
+                result.append(subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased())
             default: result.append(subtag.lowercased())
             }
         }

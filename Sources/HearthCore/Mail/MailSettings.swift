@@ -41,7 +41,8 @@ public struct MailSettings: Sendable, Equatable, Codable {
         from = try container.decodeIfPresent(String.self, forKey: .from)
         replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
         smtp = try container.decodeIfPresent(SMTPSettings.self, forKey: .smtp)
-        templates = try container.decodeIfPresent([String: [String: MailTemplateOverride]].self, forKey: .templates) ?? [:]
+        templates =
+            try container.decodeIfPresent([String: [String: MailTemplateOverride]].self, forKey: .templates) ?? [:]
     }
 
     /// The override of `kind` in exactly `language` (compared without case), if any.

@@ -49,7 +49,10 @@ enum BuiltInTemplates {
             var escaped = HTMLLayout.escape(text)
             if isolate {
                 for placeholder in [MailPlaceholder.email, .newEmail] {
-                    escaped = escaped.replacing(placeholder.token, with: "<span dir=\"ltr\">\(placeholder.token)</span>")
+                    escaped = escaped.replacing(
+                        placeholder.token,
+                        with: "<span dir=\"ltr\">\(placeholder.token)</span>"
+                    )
                 }
             }
             return "<p style=\"margin:0 0 16px;\">\(escaped)</p>"

@@ -16,7 +16,8 @@ enum HTMLLayout {
         let direction = rightToLeft ? "rtl" : "ltr"
         let fonts =
             rightToLeft
-            ? "Tahoma,Vazirmatn,'Segoe UI',Arial,sans-serif" : "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
+            ? "Tahoma,Vazirmatn,'Segoe UI',Arial,sans-serif"
+            : "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
         return """
             <!DOCTYPE html>
             <html lang="\(escape(language))" dir="\(direction)">

@@ -41,7 +41,9 @@ extension LanguagePack {
             .verifyAndChangeEmail: Copy(
                 subject: "تأیید نشانی ایمیل تازه برای %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
-                paragraphs: ["برای تغییر نشانی ایمیل ورود به %APP_NAME% از %EMAIL% به %NEW_EMAIL% روی این پیوند بزنید."],
+                paragraphs: [
+                    "برای تغییر نشانی ایمیل ورود به %APP_NAME% از %EMAIL% به %NEW_EMAIL% روی این پیوند بزنید."
+                ],
                 button: "تأیید نشانی تازه",
                 notes: [
                     "این پیوند پس از %EXPIRY% منقضی می‌شود.",

@@ -22,7 +22,9 @@ public struct TemplateComposer: MailComposer {
         let to = try MailAddress(address: request.recipient, displayName: displayName)
         let email = request.email ?? request.recipient
         if kind.hasLink {
-            guard let link = request.link else { throw MailError(.missingValue, "a \(kind.rawValue) email needs a link") }
+            guard let link = request.link else {
+                throw MailError(.missingValue, "a \(kind.rawValue) email needs a link")
+            }
             guard Self.isWebLink(link) else {
                 throw MailError(.invalidLink, "the link of an email must be an absolute http or https URL")
             }

@@ -37,7 +37,9 @@ enum MailCommand {
             ],
             switches: []
         )
-        let location = try StoreLocation(parsed.value("database") ?? "sqlite:\(parsed.value("data") ?? ".hearth")/hearth.db")
+        let location = try StoreLocation(
+            parsed.value("database") ?? "sqlite:\(parsed.value("data") ?? ".hearth")/hearth.db"
+        )
         let store = try location.open(log: Log(minimumLevel: .error))
         defer { store.close() }
         let clock = SystemClock()
@@ -119,9 +121,12 @@ enum MailCommand {
                 project.settings.mail.setOverride(nil, kind: kind, language: language)
                 try projects.save(project)
             }
-            guard let texts = TemplateComposer().templateTexts(kind, language: language, settings: project.settings.mail)
+            guard
+                let texts = TemplateComposer().templateTexts(kind, language: language, settings: project.settings.mail)
             else { throw UsageError("hearth \(name): \(project.id) has no \(kind.rawValue) template in \(language)") }
-            print("Subject: \(texts.subject ?? "")\n\n--- text ---\n\(texts.text ?? "")\n--- html ---\n\(texts.html ?? "")")
+            print(
+                "Subject: \(texts.subject ?? "")\n\n--- text ---\n\(texts.text ?? "")\n--- html ---\n\(texts.html ?? "")"
+            )
         default:
             throw UsageError("hearth: unknown command \"\(name)\" (see hearth --help)")
         }

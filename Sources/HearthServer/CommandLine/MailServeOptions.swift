@@ -35,11 +35,15 @@ public struct MailServeOptions: Sendable, Equatable {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         smtpURL = parsed.value("smtp")
-        retryBaseMilliseconds = Int64(try parsed.integer("mail-retry-base", default: 10_000, in: 10...86_400_000, command: "serve"))
+        retryBaseMilliseconds = Int64(
+            try parsed.integer("mail-retry-base", default: 10_000, in: 10...86_400_000, command: "serve")
+        )
         retryCapMilliseconds = Int64(
             try parsed.integer("mail-retry-cap", default: 30 * 60_000, in: 10...86_400_000, command: "serve")
         )
-        claimMilliseconds = Int64(try parsed.integer("mail-claim", default: 90_000, in: 2_000...3_600_000, command: "serve"))
+        claimMilliseconds = Int64(
+            try parsed.integer("mail-claim", default: 90_000, in: 2_000...3_600_000, command: "serve")
+        )
         pollMilliseconds = try parsed.integer("mail-poll", default: 1_000, in: 10...60_000, command: "serve")
         maximumAgeSeconds = Int64(
             try parsed.integer("mail-max-age", default: 2 * 86_400, in: 1...30 * 86_400, command: "serve")
@@ -72,7 +76,10 @@ public struct MailServeOptions: Sendable, Equatable {
                 throw UsageError("hearth serve: --smtp: \(error.message)")
             }
         }
-        configuration.retry = RetrySchedule(baseMilliseconds: retryBaseMilliseconds, capMilliseconds: retryCapMilliseconds)
+        configuration.retry = RetrySchedule(
+            baseMilliseconds: retryBaseMilliseconds,
+            capMilliseconds: retryCapMilliseconds
+        )
         configuration.claimMilliseconds = claimMilliseconds
         configuration.pollMilliseconds = pollMilliseconds
         configuration.maximumAgeMilliseconds = maximumAgeSeconds * 1_000

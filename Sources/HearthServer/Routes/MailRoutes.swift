@@ -33,7 +33,12 @@ extension HearthApplication {
                 return position
             }
             let page = try store.read { transaction in
-                try transaction.outboxMessages(projectID: project.id, state: state, after: position, limit: pageSize + 1)
+                try transaction.outboxMessages(
+                    projectID: project.id,
+                    state: state,
+                    after: position,
+                    limit: pageSize + 1
+                )
             }
             var answer: JSONObject = ["messages": .array(page.prefix(pageSize).map(\.summaryJSON))]
             if page.count > pageSize, let last = page.prefix(pageSize).last {
@@ -93,7 +98,9 @@ extension HearthApplication {
             var parts: [String: String] = [:]
             for name in ["subject", "html", "text"] {
                 guard let value = body[name], !value.isNull else { continue }
-                guard let text = value.stringValue else { throw GoogleAPIError.invalidArgument("\(name) must be a string") }
+                guard let text = value.stringValue else {
+                    throw GoogleAPIError.invalidArgument("\(name) must be a string")
+                }
                 parts[name] = text
             }
             let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
