@@ -72,6 +72,16 @@ public final class Mailer: Sendable {
     /// Starts the delivery workers and the clean-up of finished messages.
     public func start() {
         isStopping.store(false, ordering: .relaxed)
+        if configuration.defaultSMTP == nil {
+            // Production projects without SMTP would put their links (secrets) in the log.
+            for project in projects.all
+            where project.settings.mail.smtp == nil && project.id != configuration.keepBodiesOfProject {
+                log.warning(
+                    "project \(project.id) has no SMTP server and hearth serve has no --smtp: its mail goes to the log",
+                    ["project": .string(project.id)]
+                )
+            }
+        }
         var started: [PeriodicWorker] = []
         for index in 0..<max(1, configuration.workerCount) {
             let worker = "\(nodeName)#\(index)"

@@ -25,7 +25,7 @@ enum ServeCommand {
         try dataDirectory.prepare()
         let masterKey = try dataDirectory.masterKey(environment: environment)
         let developmentProjectID = options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
-        let mailDelivery = try options.mail.deliveryConfiguration(
+        let mailDelivery = options.mail.deliveryConfiguration(
             environment: environment,
             developmentProjectID: developmentProjectID
         )

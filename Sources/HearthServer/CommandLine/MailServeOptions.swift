@@ -6,6 +6,8 @@ import HearthMail
 public struct MailServeOptions: Sendable, Equatable {
     /// `--smtp URL`: the SMTP server of projects without their own; mail goes to the log without one.
     public var smtpURL: String?
+    /// `smtpURL` as read: checked once, when the flags are parsed.
+    var defaultSMTP: SMTPSettings?
     public var retryBaseMilliseconds: Int64 = 10_000
     public var retryCapMilliseconds: Int64 = 30 * 60_000
     public var claimMilliseconds: Int64 = 90_000
@@ -56,7 +58,7 @@ public struct MailServeOptions: Sendable, Equatable {
         }
         if let smtpURL {
             do {
-                _ = try MailDeliveryConfiguration.smtpSettings(commandLineURL: smtpURL)
+                defaultSMTP = try MailDeliveryConfiguration.smtpSettings(commandLineURL: smtpURL)
             } catch {
                 throw UsageError("hearth serve: --smtp: \(error.message)")
             }
@@ -67,15 +69,9 @@ public struct MailServeOptions: Sendable, Equatable {
     func deliveryConfiguration(
         environment: [String: String],
         developmentProjectID: String?
-    ) throws(UsageError) -> MailDeliveryConfiguration {
+    ) -> MailDeliveryConfiguration {
         var configuration = MailDeliveryConfiguration()
-        if let smtpURL {
-            do {
-                configuration.defaultSMTP = try MailDeliveryConfiguration.smtpSettings(commandLineURL: smtpURL)
-            } catch {
-                throw UsageError("hearth serve: --smtp: \(error.message)")
-            }
-        }
+        configuration.defaultSMTP = defaultSMTP
         configuration.retry = RetrySchedule(
             baseMilliseconds: retryBaseMilliseconds,
             capMilliseconds: retryCapMilliseconds
