@@ -53,7 +53,11 @@ let package = Package(
         .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
         .testTarget(name: "HearthNetworkTests", dependencies: ["HearthNetwork", "HearthTestSupport"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
-        .testTarget(name: "HearthMailTests", dependencies: ["HearthMail", "HearthCore", "HearthStore", "HearthTestSupport"]),
+        .testTarget(
+            name: "HearthMailTests",
+            dependencies: ["HearthMail", "HearthCore", "HearthStore", "HearthTestSupport"],
+            exclude: ["Fixtures"]  // rendered templates, read by path (TemplateFixtureTests)
+        ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]
 )

@@ -1,4 +1,46 @@
 extension Schema {
     /// The mail area's steps (versions in its range; see `Schema`).
-    static let mail: [Migration] = []
+    static let mail: [Migration] = [
+        Migration(
+            version: 300,
+            name: "mail outbox",
+            // Times are epoch milliseconds. `next_attempt_at` is when a worker may take the
+            // message next: for a queued message the end of its back-off, for one being sent
+            // the end of its claim (`claimed_until`), after which another worker may take it
+            // over. So one index finds every message that is due, in either state.
+            sql: """
+                CREATE TABLE mail_outbox (
+                    id TEXT PRIMARY KEY,
+                    project_id TEXT NOT NULL REFERENCES projects(project_id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    language TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    reply_to TEXT,
+                    subject TEXT NOT NULL,
+                    html_body TEXT,
+                    text_body TEXT,
+                    message_id TEXT NOT NULL UNIQUE,
+                    action_request_type TEXT,
+                    action_email TEXT,
+                    action_new_email TEXT,
+                    action_code TEXT,
+                    action_link TEXT,
+                    state TEXT NOT NULL,
+                    attempts BIGINT NOT NULL,
+                    last_error TEXT,
+                    transport TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    claimed_until BIGINT,
+                    claimed_by TEXT,
+                    finished_at BIGINT
+                );
+                CREATE INDEX mail_outbox_due ON mail_outbox (state, next_attempt_at);
+                CREATE INDEX mail_outbox_by_project ON mail_outbox (project_id, created_at);
+                CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at);
+                """
+        )
+    ]
 }

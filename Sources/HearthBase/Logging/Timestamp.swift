@@ -33,7 +33,7 @@ public enum Timestamp {
     }
 
     /// The proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSinceEpoch: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    public static func civilDate(daysSinceEpoch: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -18,6 +18,8 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
     public var defaultLanguage = "en"
     /// The name shown in emails and pages; the project's display name if `nil`.
     public var appName: String?
+    /// Sender, SMTP server and template overrides of the project's emails.
+    public var mail = MailSettings()
 
     public init() {}
 
@@ -59,5 +61,6 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
         emailEnumerationProtection = try value(.emailEnumerationProtection, defaults.emailEnumerationProtection)
         defaultLanguage = try value(.defaultLanguage, defaults.defaultLanguage)
         appName = try container.decodeIfPresent(String.self, forKey: .appName)
+        mail = try value(.mail, defaults.mail)
     }
 }

@@ -91,6 +91,7 @@ extension Project {
             settings.recoverEmailCodeLifetimeSeconds, settings.installationInactivitySeconds,
         ]
         if lifetimes.contains(where: { $0 <= 0 }) { problems.append("every lifetime in settings must be positive") }
+        problems += settings.mail.problems().map { "settings.\($0)" }
 
         if !problems.isEmpty { throw ProjectValidationError(projectID: id, problems: problems) }
         return project

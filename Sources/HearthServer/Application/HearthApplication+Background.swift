@@ -1,5 +1,6 @@
 import HearthBase
 import HearthCore
+import HearthMail
 import HearthStore
 import Synchronization
 
@@ -10,6 +11,7 @@ extension HearthApplication {
             runMaintenance()
         }
         background.withLock { $0.append(worker) }
+        mailer.start()
     }
 
     /// Stops every background worker, waiting for runs in progress to end.
@@ -19,6 +21,7 @@ extension HearthApplication {
             return workers
         }
         for worker in workers { worker.stop() }
+        mailer.stop()
     }
 
     /// Clean-up that keeps tables small: expired rate windows, retired keys past their

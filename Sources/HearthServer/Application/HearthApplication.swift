@@ -1,6 +1,7 @@
 public import HearthBase
 public import HearthCore
 import HearthHTTP
+public import HearthMail
 public import HearthStore
 import Synchronization
 
@@ -19,6 +20,8 @@ public final class HearthApplication: Sendable {
     public let publicURL: String
     /// The seed project's ID when the development seed runs.
     public let developmentProjectID: String?
+    /// Email: templates, the outbox and its delivery workers.
+    public let mailer: Mailer
     /// Background workers started by `startBackgroundWork`.
     let background = Mutex<[PeriodicWorker]>([])
 
@@ -28,7 +31,8 @@ public final class HearthApplication: Sendable {
         log: Log,
         masterKey: MasterKey,
         publicURL: String,
-        developmentProjectID: String?
+        developmentProjectID: String?,
+        mailDelivery: MailDeliveryConfiguration = MailDeliveryConfiguration()
     ) throws {
         self.store = store
         self.clock = clock
@@ -39,6 +43,7 @@ public final class HearthApplication: Sendable {
         keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
         accounts = AccountService(store: store, clock: clock, keys: keys)
+        mailer = Mailer(store: store, clock: clock, log: log, projects: projects, configuration: mailDelivery)
     }
 
     /// Makes every project's signing keys now, so the first request does not pay for an RSA
@@ -57,6 +62,7 @@ public final class HearthApplication: Sendable {
         addHealthRoutes(to: &router)
         addKeyRoutes(to: &router)
         addIdentityToolkitRoutes(to: &router)
+        addMailRoutes(to: &router)
         return router
     }
 }

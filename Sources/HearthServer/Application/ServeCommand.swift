@@ -24,6 +24,11 @@ enum ServeCommand {
         let dataDirectory = DataDirectory(path: options.dataDirectory)
         try dataDirectory.prepare()
         let masterKey = try dataDirectory.masterKey(environment: environment)
+        let developmentProjectID = options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
+        let mailDelivery = options.mail.deliveryConfiguration(
+            environment: environment,
+            developmentProjectID: developmentProjectID
+        )
 
         let responder = StartupResponder()
         var httpConfiguration = HTTPServer.Configuration()
@@ -55,7 +60,8 @@ enum ServeCommand {
                 log: log,
                 masterKey: masterKey,
                 publicURL: publicOptions.effectivePublicURL,
-                developmentProjectID: options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
+                developmentProjectID: developmentProjectID,
+                mailDelivery: mailDelivery
             )
             for project in configuration?.projects ?? [] { try application.projects.save(project) }
             if options.runsDevelopmentSeed { try application.projects.save(DevelopmentSeed.project) }

@@ -24,6 +24,7 @@ public enum HearthCommand {
           keys list --project P          list a project's published signing keys
           keys rotate --project P --purpose installations|idTokens
                                          replace a signing key (the old one stays published)
+        \(MailCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
         --data DIR or --database URL (default: .hearth).
@@ -65,6 +66,8 @@ public enum HearthCommand {
             return try ServeCommand.run(try ServeOptions.parse(rest), environment: environment)
         case "project", "admin-key", "keys":
             return try AdministrationCommand.run(command, rest, environment: environment)
+        case "mail":
+            return try MailCommand.run(rest)
         default:
             throw UsageError("hearth: unknown command \"\(command)\" (see hearth --help)")
         }

@@ -14,7 +14,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var connectionLimit = 1_000
     public var connectionTimeoutSeconds = 30
     public var maxBodyBytes = 1 << 20
-    public var smtpURL: String?
+    /// `--smtp` and the mail delivery timings.
+    public var mail = MailServeOptions()
+    public var smtpURL: String? { mail.smtpURL }
     /// Lets `POST /emulator/v1/clock` move the server's time forward (for tests only).
     public var testClock = false
 
@@ -31,16 +33,16 @@ public struct ServeOptions: Sendable, Equatable {
         return host.contains(":") && shownHost == host ? "http://[\(host)]:\(port)" : "http://\(shownHost):\(port)"
     }
 
-    static let valuedFlags: Set<String> = [
+    static let valuedFlags = Set([
         "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
-        "connection-timeout", "max-body-bytes", "smtp",
-    ]
+        "connection-timeout", "max-body-bytes",
+    ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
                             [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
-                            [--max-body-bytes N] [--test-clock]
+                            [--max-body-bytes N] [--test-clock] [--mail-... (below)]
 
         Runs the server. Without --config it runs the development seed (project demo-project,
         API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
@@ -52,13 +54,13 @@ public struct ServeOptions: Sendable, Equatable {
           --config FILE           JSON file with the production projects
           --dev                   also run the development seed next to --config projects
           --public-url URL        base URL of the links Hearth makes (default http://HOST:PORT)
-          --smtp URL              deliver mail through smtp:// or smtps:// (default: log only)
           --threads N             HTTP worker threads (default: number of cores)
           --connection-limit N    open connections at most (default 1000)
           --connection-timeout S  close idle or slow connections after S seconds (default 30)
           --max-body-bytes N      largest request body, after gzip (default 1048576)
           --test-clock            let POST /emulator/v1/clock {"advanceSeconds": N} move time
                                   forward (end-to-end tests of expiry; never in production)
+        \(MailServeOptions.usage)
         """
 
     /// Reads the flags that follow `hearth serve`.
@@ -97,7 +99,7 @@ public struct ServeOptions: Sendable, Equatable {
             in: 1_024...(1 << 30),
             command: "serve"
         )
-        options.smtpURL = parsed.value("smtp")
+        options.mail = try MailServeOptions(parsed)
         options.testClock = parsed.flag("test-clock")
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {

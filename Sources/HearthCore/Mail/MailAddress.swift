@@ -1,0 +1,89 @@
+/// A mailbox: an address with an optional display name, as in `"Example App" <noreply@example.com>`.
+/// Addresses are ASCII (`local@domain`, RFC 5321 limits); display names may be any text
+/// without control characters and are encoded when a message is written.
+public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
+    public var displayName: String?
+    public var address: String
+
+    /// A checked mailbox.
+    public init(address: String, displayName: String? = nil) throws(MailError) {
+        guard Self.isValidAddress(address) else { throw MailError.invalidAddress(address) }
+        if let displayName, displayName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw MailError.invalidAddress(displayName)
+        }
+        self.address = address
+        self.displayName = displayName?.isEmpty == true ? nil : displayName
+    }
+
+    /// Reads `address`, `Name <address>` or `"Name" <address>`.
+    public init(parsing text: String) throws(MailError) {
+        let trimmed = text.trimmingASCIIWhitespace()
+        guard trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") else {
+            try self.init(address: trimmed)
+            return
+        }
+        let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+        var name = trimmed[..<open].trimmingASCIIWhitespace()
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
+            // A quoted string: a backslash makes the next character literal.
+            var unquoted = ""
+            var isEscaped = false
+            for character in name.dropFirst().dropLast() {
+                if !isEscaped && character == "\\" {
+                    isEscaped = true
+                } else {
+                    unquoted.append(character)
+                    isEscaped = false
+                }
+            }
+            name = unquoted
+        }
+        try self.init(address: address, displayName: name)
+    }
+
+    /// The domain part, lower-cased.
+    public var domain: String {
+        String(address[address.index(after: address.lastIndex(of: "@")!)...]).lowercased()
+    }
+
+    public var description: String {
+        guard let displayName else { return address }
+        let escaped = displayName.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+        return "\"\(escaped)\" <\(address)>"
+    }
+
+    /// `local@domain` with a dot-atom local part of at most 64 characters and a domain of
+    /// letters, digits and hyphens; 254 characters at most. Quoted local parts and
+    /// non-ASCII addresses (which need SMTPUTF8) are refused.
+    public static func isValidAddress(_ address: String) -> Bool {
+        let bytes = Array(address.utf8)
+        guard bytes.count <= 254, let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let local = bytes[..<at]
+        let domain = bytes[(at + 1)...]
+        guard (1...64).contains(local.count), !domain.isEmpty else { return false }
+        let atext = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+        let localIsValid = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0.allSatisfy { isASCIIAlphanumeric($0) || atext.contains($0) }
+        }
+        let domainIsValid = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
+            label in
+            (1...63).contains(label.count) && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+                && label.allSatisfy { isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+        }
+        return localIsValid && domainIsValid
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

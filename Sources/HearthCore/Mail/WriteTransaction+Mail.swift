@@ -1,0 +1,64 @@
+import HearthCrypto
+public import HearthStore
+
+/// The action an email carries, kept with the message so that development tools can list
+/// pending codes (`GET /emulator/v1/projects/{p}/oobCodes`) the way Firebase's emulator does.
+public struct MailAction: Sendable, Equatable {
+    public var requestType: MailKind
+    public var email: String
+    public var newEmail: String?
+    public var oobCode: String
+    public var oobLink: String
+
+    public init(requestType: MailKind, email: String, newEmail: String? = nil, oobCode: String, oobLink: String) {
+        self.requestType = requestType
+        self.email = email
+        self.newEmail = newEmail
+        self.oobCode = oobCode
+        self.oobLink = oobLink
+    }
+}
+
+extension WriteTransaction {
+    /// A message without a link deadline is given up after this long at most (the delivery
+    /// worker's own maximum age may be shorter).
+    public static let longestMailDeliveryMilliseconds: Int64 = 7 * 86_400_000
+
+    /// Queues `mail` in this transaction: it is delivered after the transaction commits, and
+    /// never if it rolls back. Answers the stored message (its `id` and `messageID`).
+    @discardableResult
+    public func enqueueMail(
+        _ mail: ComposedMail,
+        action: MailAction? = nil,
+        at nowMilliseconds: Int64
+    ) throws(StoreError) -> OutboxRecord {
+        let id = Base64URL.encode(SecureRandom.bytes(count: 16))
+        let window = mail.deliverWithinSeconds.map { $0 * 1_000 } ?? Self.longestMailDeliveryMilliseconds
+        let record = OutboxRecord(
+            id: id,
+            projectID: mail.projectID,
+            kind: mail.kind.rawValue,
+            language: mail.language,
+            sender: mail.from.description,
+            recipient: mail.to.description,
+            replyTo: mail.replyTo?.description,
+            subject: mail.subject,
+            htmlBody: mail.html,
+            textBody: mail.text,
+            messageID: "<\(id)@\(mail.from.domain)>",
+            action: action.map {
+                OutboxRecord.Action(
+                    requestType: $0.requestType.rawValue,
+                    email: $0.email,
+                    newEmail: $0.newEmail,
+                    oobCode: $0.oobCode,
+                    oobLink: $0.oobLink
+                )
+            },
+            createdAt: nowMilliseconds,
+            expiresAt: nowMilliseconds + min(window, Self.longestMailDeliveryMilliseconds)
+        )
+        try insertOutboxMessage(record)
+        return record
+    }
+}

@@ -1,0 +1,209 @@
+public import HearthBase
+public import HearthCore
+import HearthCrypto
+import HearthNetwork
+public import HearthStore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A node's mail: composes messages (`composer`), queues them in the store, and delivers
+/// the outbox with worker threads.
+///
+/// Delivery is at least once. A worker claims due messages for `claimMilliseconds` in one
+/// statement (so no two workers, here or on other nodes, send a message at the same time),
+/// sends each through its project's transport and records the outcome. A failure is retried
+/// on the `RetrySchedule` until the message's deadline; a permanent refusal (SMTP 5xx) fails
+/// it at once. If the node dies mid-send, the claim lapses and another worker sends the
+/// message again, with the same `Message-ID`, so receivers can tell it is a duplicate.
+public final class Mailer: Sendable {
+    public let composer = TemplateComposer()
+    public let configuration: MailDeliveryConfiguration
+    let store: any Store
+    let clock: any Clock
+    let log: Log
+    let projects: ProjectDirectory
+    /// Identifies this process's claims (`claimed_by`): host, process and a random part.
+    let nodeName: String
+    private let chooseTransport: @Sendable (String) -> any MailTransport
+    private let workers = Mutex<[PeriodicWorker]>([])
+    private let isStopping = Atomic<Bool>(false)
+
+    public convenience init(
+        store: any Store,
+        clock: any Clock,
+        log: Log,
+        projects: ProjectDirectory,
+        configuration: MailDeliveryConfiguration
+    ) {
+        let logTransport = LogTransport(log: log)
+        self.init(store: store, clock: clock, log: log, projects: projects, configuration: configuration) {
+            projectID in
+            guard let settings = projects.project(projectID)?.settings.mail.smtp ?? configuration.defaultSMTP else {
+                return logTransport
+            }
+            return SMTPTransport(configuration: configuration.smtpConfiguration(settings))
+        }
+    }
+
+    /// A mailer whose transport for a project is chosen by `transport` (tests).
+    init(
+        store: any Store,
+        clock: any Clock,
+        log: Log,
+        projects: ProjectDirectory,
+        configuration: MailDeliveryConfiguration,
+        transport: @escaping @Sendable (String) -> any MailTransport
+    ) {
+        self.store = store
+        self.clock = clock
+        self.log = log
+        self.projects = projects
+        self.configuration = configuration
+        self.chooseTransport = transport
+        var host = [UInt8](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        let hostName = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
+        nodeName = "\(hostName)/\(getpid())/\(Hex.encode(SecureRandom.bytes(count: 4)))"
+    }
+
+    /// Starts the delivery workers and the clean-up of finished messages.
+    public func start() {
+        isStopping.store(false, ordering: .relaxed)
+        if configuration.defaultSMTP == nil {
+            // Production projects without SMTP would put their links (secrets) in the log.
+            for project in projects.all
+            where project.settings.mail.smtp == nil && project.id != configuration.keepBodiesOfProject {
+                log.warning(
+                    "project \(project.id) has no SMTP server and hearth serve has no --smtp: its mail goes to the log",
+                    ["project": .string(project.id)]
+                )
+            }
+        }
+        var started: [PeriodicWorker] = []
+        for index in 0..<max(1, configuration.workerCount) {
+            let worker = "\(nodeName)#\(index)"
+            started.append(
+                PeriodicWorker(intervalMilliseconds: configuration.pollMilliseconds) { [self] in
+                    while !isStopping.load(ordering: .relaxed) && deliverDueMessages(worker: worker) > 0 {}
+                }
+            )
+        }
+        started.append(PeriodicWorker(intervalMilliseconds: 60_000) { [self] in removeFinishedMessages() })
+        workers.withLock { $0 = started }
+    }
+
+    /// Stops the workers after the messages in their hands; the rest stay queued.
+    public func stop() {
+        isStopping.store(true, ordering: .relaxed)
+        let running = workers.withLock { workers in
+            defer { workers.removeAll() }
+            return workers
+        }
+        for worker in running { worker.stop() }
+    }
+
+    /// Lets the workers look for due messages now (after queueing one).
+    public func wake() {
+        for worker in workers.withLock({ $0 }) { worker.wake() }
+    }
+
+    /// One round of `worker`: fails messages past their deadline, claims a batch of due
+    /// messages and delivers them. Answers how many it claimed.
+    @discardableResult
+    public func deliverDueMessages(worker: String) -> Int {
+        let now = clock.nowMilliseconds()
+        let configuration = configuration
+        do {
+            guard try store.read({ try $0.hasDueOutboxMessages(now: now) }) else { return 0 }
+            let claimed = try store.write { transaction in
+                try transaction.expireOutboxMessages(
+                    now: now,
+                    createdBefore: now - configuration.maximumAgeMilliseconds
+                )
+                return try transaction.claimOutboxMessages(
+                    now: now,
+                    claimedUntil: now + configuration.claimMilliseconds,
+                    worker: worker,
+                    limit: configuration.batchSize
+                )
+            }
+            for record in claimed { deliver(record, worker: worker) }
+            return claimed.count
+        } catch {
+            log.warning("mail outbox unavailable", ["error": .string(String(describing: error))])
+            return 0
+        }
+    }
+
+    private func deliver(_ record: OutboxRecord, worker: String) {
+        let transport = chooseTransport(record.projectID)
+        let outcome: Result<Void, any Error>
+        do {
+            try transport.deliver(try OutgoingMail(record))
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        let now = clock.nowMilliseconds()
+        do {
+            switch outcome {
+            case .success:
+                try store.write { try $0.markOutboxMessageSent(id: record.id, transport: transport.name, at: now) }
+            case .failure(let error as NetworkError) where error.kind != .rejected:
+                let deadline = min(record.expiresAt, record.createdAt + configuration.maximumAgeMilliseconds)
+                let delay = configuration.retry.delay(afterAttempt: record.attempts, random: Double.random(in: 0..<1))
+                // Past the deadline, the next round marks it failed with this error.
+                let next = min(now + delay, deadline)
+                try store.write {
+                    try $0.rescheduleOutboxMessage(
+                        id: record.id,
+                        worker: worker,
+                        nextAttemptAt: next,
+                        error: error.message
+                    )
+                }
+                log.warning(
+                    "mail delivery failed; will retry",
+                    [
+                        "mailId": .string(record.id), "attempt": .int(Int64(record.attempts)),
+                        "retryInMillis": .int(next - now), "transport": .string(transport.name),
+                        "error": .string(error.message),
+                    ]
+                )
+            case .failure(let error):
+                let message = (error as? NetworkError)?.message ?? String(describing: error)
+                try store.write { try $0.failOutboxMessage(id: record.id, worker: worker, error: message, at: now) }
+                log.warning(
+                    "mail delivery failed for good",
+                    ["mailId": .string(record.id), "transport": .string(transport.name), "error": .string(message)]
+                )
+            }
+        } catch {
+            // The claim lapses and the message is tried again: at least once, never lost.
+            log.warning(
+                "cannot record a mail delivery",
+                ["mailId": .string(record.id), "error": .string(String(describing: error))]
+            )
+        }
+    }
+
+    /// Purges the bodies of finished messages past their retention, and deletes old ones.
+    public func removeFinishedMessages() {
+        let now = clock.nowMilliseconds()
+        let configuration = configuration
+        do {
+            try store.write { transaction in
+                try transaction.purgeOutboxBodies(
+                    finishedBefore: now - configuration.bodyRetentionMilliseconds,
+                    keepingProject: configuration.keepBodiesOfProject
+                )
+                try transaction.deleteOutboxMessages(finishedBefore: now - configuration.recordRetentionMilliseconds)
+            }
+        } catch {
+            log.warning("mail outbox clean-up failed", ["error": .string(String(describing: error))])
+        }
+    }
+}

@@ -1,0 +1,139 @@
+public import HearthCore
+
+/// Hearth's `MailComposer`: the project's override of a template where it has one (part by
+/// part), else the built-in template, in the language negotiated among those the kind
+/// exists in. Values are cleaned of control characters everywhere and HTML-escaped in the
+/// HTML body, so a hostile display name or app name stays text.
+public struct TemplateComposer: MailComposer {
+    public init() {}
+
+    public func compose(_ request: MailRequest) throws(MailError) -> ComposedMail {
+        let project = request.project
+        let kind = request.kind
+        let settings = project.settings.mail
+        let language = LanguageNegotiation.choose(
+            request.languages,
+            projectDefault: project.settings.defaultLanguage,
+            available: settings.languages(for: kind)
+        )
+        let template = try self.template(kind, language: language, settings: settings)
+
+        let displayName = request.displayName.map(Self.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        let to = try MailAddress(address: request.recipient, displayName: displayName)
+        let email = request.email ?? request.recipient
+        if kind.hasLink {
+            guard let link = request.link else {
+                throw MailError(.missingValue, "a \(kind.rawValue) email needs a link")
+            }
+            guard Self.isWebLink(link) else {
+                throw MailError(.invalidLink, "the link of an email must be an absolute http or https URL")
+            }
+        }
+        if kind.placeholders.contains(.newEmail) && request.newEmail == nil {
+            throw MailError(.missingValue, "a \(kind.rawValue) email needs the new email address")
+        }
+        let lifetime = request.linkLifetimeSeconds ?? project.settings.linkLifetimeSeconds(kind)
+        let pack = LanguagePack.builtIn(language) ?? .english
+        func value(_ placeholder: MailPlaceholder) -> String {
+            switch placeholder {
+            case .appName: Self.singleLine(project.appName)
+            case .displayName: displayName ?? Self.singleLine(email)
+            case .email: Self.singleLine(email)
+            case .newEmail: Self.singleLine(request.newEmail ?? "")
+            case .link: request.link ?? ""
+            case .expiry: pack.durationText(seconds: lifetime)
+            }
+        }
+        let subject = Self.singleLine(template.subject.render(value))
+        let content = template.html.render { HTMLLayout.escape(value($0)) }
+        return ComposedMail(
+            kind: kind,
+            projectID: project.id,
+            language: language,
+            from: try project.mailSender(),
+            to: to,
+            replyTo: try settings.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) },
+            subject: subject,
+            html: HTMLLayout.document(language: language, title: subject, content: content),
+            text: template.text.render(value),
+            deliverWithinSeconds: kind.hasLink ? lifetime : nil
+        )
+    }
+
+    /// The template of `kind` in `language`: the override's parts over the built-in ones.
+    func template(_ kind: MailKind, language: String, settings: MailSettings) throws(MailError) -> MailTemplateSet {
+        let builtIn = BuiltInTemplates.template(kind, language: language)
+        let override = settings.override(kind, language: language)
+        func part(_ text: String?, _ fallback: MailTemplateText?) throws(MailError) -> MailTemplateText {
+            do {
+                if let text { return try MailTemplateText(text, kind: kind) }
+            } catch {
+                throw MailError(.invalidTemplate, "the \(kind.rawValue) template in \(language): \(error.message)")
+            }
+            guard let fallback else {
+                throw MailError(.invalidTemplate, "the \(kind.rawValue) template in \(language) is incomplete")
+            }
+            return fallback
+        }
+        return MailTemplateSet(
+            subject: try part(override?.subject, builtIn?.subject),
+            html: try part(override?.html, builtIn?.html),
+            text: try part(override?.text, builtIn?.text)
+        )
+    }
+
+    /// Control characters (line breaks included) become spaces; runs of spaces shrink to one.
+    static func singleLine(_ text: String) -> String {
+        var output = ""
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar == " " || scalar.properties.generalCategory == .control
+            if isSpace && lastWasSpace { continue }
+            output.unicodeScalars.append(isSpace ? " " : scalar)
+            lastWasSpace = isSpace
+        }
+        return output.trimmingCharacters(in: " ")
+    }
+
+    static func isWebLink(_ link: String) -> Bool {
+        let lowered = link.lowercased()
+        return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://")) && link.count > 8
+            && !link.unicodeScalars.contains { $0 == " " || $0.properties.generalCategory == .control }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        guard let first = firstIndex(where: { $0 != character }), let last = lastIndex(where: { $0 != character })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension ProjectSettings {
+    /// How long the action link of `kind` works, from the project's code lifetimes.
+    func linkLifetimeSeconds(_ kind: MailKind) -> Int64 {
+        switch kind {
+        case .passwordReset: passwordResetCodeLifetimeSeconds
+        case .verifyEmail: verifyEmailCodeLifetimeSeconds
+        case .emailSignIn: emailSignInCodeLifetimeSeconds
+        case .verifyAndChangeEmail: verifyAndChangeEmailCodeLifetimeSeconds
+        case .recoverEmail: recoverEmailCodeLifetimeSeconds
+        case .test: 0
+        }
+    }
+}
+
+extension TemplateComposer {
+    /// The texts `kind` is written with in exactly `language` — the project's override part
+    /// by part over the built-in template — as a template author would write them; `nil`
+    /// when the kind has no template in that language.
+    public func templateTexts(_ kind: MailKind, language: String, settings: MailSettings) -> MailTemplateOverride? {
+        let builtIn = BuiltInTemplates.source(kind, language: language)
+        let override = settings.override(kind, language: language)
+        guard let subject = override?.subject ?? builtIn?.subject, let html = override?.html ?? builtIn?.html,
+            let text = override?.text ?? builtIn?.text
+        else { return nil }
+        return MailTemplateOverride(subject: subject, html: html, text: text)
+    }
+}

@@ -1,0 +1,198 @@
+import HearthBase
+import HearthCore
+import HearthHTTP
+import HearthMail
+import HearthStore
+
+extension HearthApplication {
+    /// The outbox and templates for admins, under `/hearth/v1/projects/{p}/mail`, and the
+    /// emulator's list of pending action codes for the development seed.
+    ///
+    /// * `GET .../mail/messages[?state=queued|sending|sent|failed&pageSize=N&pageToken=T]`
+    /// * `GET .../mail/messages/{id}` — with bodies (until purged) and the action
+    /// * `POST .../mail:sendTest` `{"to", "languageCode"?, "kind"?, "displayName"?}` (the
+    ///   `X-Firebase-Locale` and `Accept-Language` headers count too)
+    /// * `GET|PUT|DELETE .../mail/templates/{kind}/{language}` — `PUT {"subject"?, "html"?, "text"?}`
+    /// * `GET /emulator/v1/projects/{p}/oobCodes` — `{"oobCodes": [...]}`, development seed only
+    func addMailRoutes(to router: inout Router) {
+        router.get("/hearth/v1/projects/{project}/mail/messages") { [self] request in
+            let project = try projectOrNotFound(request)
+            try requireAdmin(request, project: project)
+            var state: OutboxRecord.State?
+            if let name = request.query["state"] {
+                guard let known = OutboxRecord.State(rawValue: name) else {
+                    throw GoogleAPIError.invalidArgument("state must be queued, sending, sent or failed")
+                }
+                state = known
+            }
+            let pageSize = try Self.pageSize(request.query["pageSize"])
+            let position = try request.query["pageToken"].map { token throws(GoogleAPIError) in
+                guard let position = Self.pagePosition(token) else {
+                    throw GoogleAPIError.invalidArgument("pageToken is not one this server gave")
+                }
+                return position
+            }
+            let page = try store.read { transaction in
+                try transaction.outboxMessages(
+                    projectID: project.id,
+                    state: state,
+                    after: position,
+                    limit: pageSize + 1
+                )
+            }
+            var answer: JSONObject = ["messages": .array(page.prefix(pageSize).map(\.summaryJSON))]
+            if page.count > pageSize, let last = page.prefix(pageSize).last {
+                answer["nextPageToken"] = .string("\(last.createdAt).\(last.id)")
+            }
+            return .json(.object(answer))
+        }
+
+        router.get("/hearth/v1/projects/{project}/mail/messages/{id}") { [self] request in
+            let project = try projectOrNotFound(request)
+            try requireAdmin(request, project: project)
+            let id = request.pathParameters["id"] ?? ""
+            guard let record = try store.read({ try $0.outboxMessage(projectID: project.id, id: id) }) else {
+                throw GoogleAPIError.notFound("No message \(id) in \(project.id).")
+            }
+            return .json(record.detailJSON)
+        }
+
+        router.post("/hearth/v1/projects/{project}/mail:sendTest") { [self] request in
+            let project = try projectOrNotFound(request)
+            try requireAdmin(request, project: project)
+            let body = try request.jsonBody()
+            guard let to = (body["to"] ?? body["email"])?.stringValue else {
+                throw GoogleAPIError.invalidArgument("to must be the recipient's email address")
+            }
+            let kind = try Self.mailKind(body["kind"]?.stringValue ?? MailKind.test.rawValue)
+            let languages = LanguagePreferences(
+                explicit: (body["languageCode"] ?? body["language_code"])?.stringValue
+                    ?? request.headers["x-firebase-locale"],
+                acceptLanguage: request.headers["accept-language"]
+            )
+            let record: OutboxRecord
+            do {
+                record = try mailer.queueTestMessage(
+                    project: project,
+                    to: to,
+                    kind: kind,
+                    languages: languages,
+                    displayName: (body["displayName"] ?? body["display_name"])?.stringValue,
+                    publicURL: publicURL
+                )
+            } catch let error as MailError {
+                throw GoogleAPIError.invalidArgument(error.message)
+            }
+            return .json(record.summaryJSON)
+        }
+
+        router.get("/hearth/v1/projects/{project}/mail/templates/{kind}/{language}") { [self] request in
+            let (project, kind, language) = try templateRequest(request)
+            return try templateResponse(project: project, kind: kind, language: language)
+        }
+
+        router.put("/hearth/v1/projects/{project}/mail/templates/{kind}/{language}") { [self] request in
+            var (project, kind, language) = try templateRequest(request)
+            let body = try request.jsonBody()
+            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
+            var parts: [String: String] = [:]
+            for name in ["subject", "html", "text"] {
+                guard let value = body[name], !value.isNull else { continue }
+                guard let text = value.stringValue else {
+                    throw GoogleAPIError.invalidArgument("\(name) must be a string")
+                }
+                parts[name] = text
+            }
+            let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
+            let problems = override.problems(kind: kind, language: language)
+            if !problems.isEmpty { throw GoogleAPIError.invalidArgument(problems.joined(separator: "; ")) }
+            project.settings.mail.setOverride(override, kind: kind, language: language)
+            try saveProject(project)
+            return try templateResponse(project: project, kind: kind, language: language)
+        }
+
+        router.delete("/hearth/v1/projects/{project}/mail/templates/{kind}/{language}") { [self] request in
+            var (project, kind, language) = try templateRequest(request)
+            guard project.settings.mail.override(kind, language: language) != nil else {
+                throw GoogleAPIError.notFound("\(project.id) has no \(kind.rawValue) template in \(language).")
+            }
+            project.settings.mail.setOverride(nil, kind: kind, language: language)
+            try saveProject(project)
+            return .json(.object([:]))
+        }
+
+        router.get("/emulator/v1/projects/{project}/oobCodes") { [self] request in
+            let project = try projectOrNotFound(request)
+            guard project.id == developmentProjectID else {
+                throw GoogleAPIError.notFound("oobCodes are listed for the development seed project only.")
+            }
+            let messages = try store.read { try $0.outboxActionMessages(projectID: project.id) }
+            return .json(.object(["oobCodes": .array(messages.compactMap { $0.action?.emulatorJSON })]))
+        }
+    }
+
+    private func templateRequest(_ request: Request) throws(GoogleAPIError) -> (Project, MailKind, String) {
+        let project = try projectOrNotFound(request)
+        try requireAdmin(request, project: project)
+        let kind = try Self.mailKind(request.pathParameters["kind"] ?? "")
+        guard let language = LanguageNegotiation.canonical(request.pathParameters["language"] ?? "") else {
+            throw GoogleAPIError.invalidArgument("the language must be a language tag such as en, it, fa or pt-BR")
+        }
+        return (project, kind, language)
+    }
+
+    private func templateResponse(project: Project, kind: MailKind, language: String) throws(GoogleAPIError)
+        -> Response
+    {
+        let settings = project.settings.mail
+        guard let texts = mailer.composer.templateTexts(kind, language: language, settings: settings) else {
+            throw GoogleAPIError.notFound("\(project.id) has no \(kind.rawValue) template in \(language).")
+        }
+        let override = settings.override(kind, language: language)
+        let overridden = [("subject", override?.subject), ("html", override?.html), ("text", override?.text)]
+            .filter { $0.1 != nil }.map { JSONValue.string($0.0) }
+        return .json(
+            .object([
+                "kind": .string(kind.rawValue), "language": .string(language),
+                "subject": .string(texts.subject ?? ""), "html": .string(texts.html ?? ""),
+                "text": .string(texts.text ?? ""), "overridden": .array(overridden),
+                "placeholders": .array(kind.placeholders.map { .string($0.token) }),
+            ])
+        )
+    }
+
+    private func saveProject(_ project: Project) throws(GoogleAPIError) {
+        do {
+            try projects.save(project)
+        } catch let error as ProjectValidationError {
+            throw GoogleAPIError.invalidArgument(error.problems.joined(separator: "; "))
+        } catch {
+            log.error("cannot save project", ["project": .string(project.id), "error": .string("\(error)")])
+            throw GoogleAPIError.internal()
+        }
+    }
+
+    private static func mailKind(_ name: String) throws(GoogleAPIError) -> MailKind {
+        guard let kind = MailKind(rawValue: name) else {
+            throw GoogleAPIError.invalidArgument(
+                "kind must be one of " + MailKind.allCases.map(\.rawValue).joined(separator: ", ")
+            )
+        }
+        return kind
+    }
+
+    private static func pageSize(_ text: String?) throws(GoogleAPIError) -> Int {
+        guard let text else { return 50 }
+        guard let size = Int(text), (1...500).contains(size) else {
+            throw GoogleAPIError.invalidArgument("pageSize must be a whole number from 1 to 500")
+        }
+        return size
+    }
+
+    /// A page token is the position of the last message shown: `<createdAt>.<id>`.
+    private static func pagePosition(_ token: String) -> (createdAt: Int64, id: String)? {
+        guard let dot = token.firstIndex(of: "."), let createdAt = Int64(token[..<dot]) else { return nil }
+        let id = String(token[token.index(after: dot)...])
+        return id.isEmpty ? nil : (createdAt, id)
+    }
+}

@@ -1,0 +1,242 @@
+/// The mail outbox: messages are inserted by the same write that caused them (so a message
+/// exists exactly when its cause was committed) and taken by delivery workers with a claim
+/// that lapses, so a worker that dies mid-send never strands a message. The statements are
+/// plain SQL that SQLite and PostgreSQL both run.
+extension WriteTransaction {
+    /// Queues a message.
+    public func insertOutboxMessage(_ record: OutboxRecord) throws(StoreError) {
+        try connection.execute(
+            """
+            INSERT INTO mail_outbox (
+                id, project_id, kind, language, sender, recipient, reply_to, subject, html_body, text_body,
+                message_id, action_request_type, action_email, action_new_email, action_code, action_link,
+                state, attempts, last_error, transport, created_at, expires_at, next_attempt_at,
+                claimed_until, claimed_by, finished_at
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(record.id), .text(record.projectID), .text(record.kind), .text(record.language),
+                .text(record.sender), .text(record.recipient), .text(record.replyTo), .text(record.subject),
+                .text(record.htmlBody), .text(record.textBody), .text(record.messageID),
+                .text(record.action?.requestType), .text(record.action?.email), .text(record.action?.newEmail),
+                .text(record.action?.oobCode), .text(record.action?.oobLink),
+                .text(record.state.rawValue), .integer(record.attempts), .text(record.lastError),
+                .text(record.transport), .integer(record.createdAt), .integer(record.expiresAt),
+                .integer(record.nextAttemptAt), .integer(record.claimedUntil), .text(record.claimedBy),
+                .integer(record.finishedAt),
+            ]
+        )
+    }
+
+    /// Marks as failed every due message that is past its deadline or older than
+    /// `createdBefore`, and answers how many.
+    @discardableResult
+    public func expireOutboxMessages(now: Int64, createdBefore: Int64) throws(StoreError) -> Int {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET state = 'failed', finished_at = ?, claimed_until = NULL, claimed_by = NULL,
+                last_error = 'not delivered before its deadline' || COALESCE(' (last error: ' || last_error || ')', '')
+            WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
+                AND (expires_at <= ? OR created_at < ?)
+            """,
+            [.integer(now), .integer(now), .integer(now), .integer(createdBefore)]
+        )
+    }
+
+    /// Takes up to `limit` due messages for `worker` until `claimedUntil`, counting an
+    /// attempt for each, and answers them oldest first. Due means queued and past its back-off,
+    /// or claimed by a worker whose claim has lapsed.
+    ///
+    /// One statement, so two workers never take the same message: SQLite runs writes one at
+    /// a time, and PostgreSQL re-checks the outer condition on the row it locked, so the
+    /// second of two racing updates finds the message claimed and skips it.
+    public func claimOutboxMessages(
+        now: Int64,
+        claimedUntil: Int64,
+        worker: String,
+        limit: Int
+    ) throws(StoreError) -> [OutboxRecord] {
+        try connection.query(
+            """
+            UPDATE mail_outbox
+            SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
+            WHERE id IN (
+                SELECT id FROM mail_outbox
+                WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
+                ORDER BY next_attempt_at, created_at LIMIT ?
+            ) AND state IN ('queued', 'sending') AND next_attempt_at <= ?
+            RETURNING \(OutboxRecord.columns)
+            """,
+            [
+                .text(worker), .integer(claimedUntil), .integer(claimedUntil), .integer(now), .integer(limit),
+                .integer(now),
+            ]
+        ).map(OutboxRecord.init(row:)).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// Records a delivery. `sent` is final, so it is recorded even if the claim lapsed and
+    /// another worker took the message meanwhile: that stops further copies.
+    public func markOutboxMessageSent(id: String, transport: String, at now: Int64) throws(StoreError) {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
+                claimed_until = NULL, claimed_by = NULL
+            WHERE id = ? AND state <> 'sent'
+            """,
+            [.text(transport), .integer(now), .text(id)]
+        )
+    }
+
+    /// Puts a message back in the queue after a failed attempt, if `worker` still holds it.
+    public func rescheduleOutboxMessage(
+        id: String,
+        worker: String,
+        nextAttemptAt: Int64,
+        error: String
+    ) throws(StoreError) {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET state = 'queued', next_attempt_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
+            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            """,
+            [.integer(nextAttemptAt), .text(error), .text(id), .text(worker)]
+        )
+    }
+
+    /// Gives up on a message, if `worker` still holds it.
+    public func failOutboxMessage(id: String, worker: String, error: String, at now: Int64) throws(StoreError) {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET state = 'failed', finished_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
+            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            """,
+            [.integer(now), .text(error), .text(id), .text(worker)]
+        )
+    }
+
+    /// Forgets the bodies and action codes of messages finished before `finishedBefore`
+    /// (they hold live links), except in `keepingProject`; answers how many.
+    @discardableResult
+    public func purgeOutboxBodies(finishedBefore: Int64, keepingProject: String?) throws(StoreError) -> Int {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET html_body = NULL, text_body = NULL, action_code = NULL, action_link = NULL
+            WHERE state IN ('sent', 'failed') AND finished_at < ? AND project_id <> ?
+                AND (html_body IS NOT NULL OR text_body IS NOT NULL OR action_code IS NOT NULL)
+            """,
+            [.integer(finishedBefore), .text(keepingProject ?? "")]
+        )
+    }
+
+    /// Deletes messages finished before `finishedBefore`; answers how many.
+    @discardableResult
+    public func deleteOutboxMessages(finishedBefore: Int64) throws(StoreError) -> Int {
+        try connection.execute(
+            "DELETE FROM mail_outbox WHERE state IN ('sent', 'failed') AND finished_at < ?",
+            [.integer(finishedBefore)]
+        )
+    }
+}
+
+extension StoreReading {
+    /// Whether any message is due, so an idle worker can look without writing.
+    public func hasDueOutboxMessages(now: Int64) throws(StoreError) -> Bool {
+        try connection.queryFirst(
+            "SELECT 1 FROM mail_outbox WHERE state IN ('queued', 'sending') AND next_attempt_at <= ? LIMIT 1",
+            [.integer(now)]
+        ) != nil
+    }
+
+    /// A project's messages, newest first, optionally in one state, starting after the
+    /// position `(createdAt, id)` of the last message of the previous page.
+    public func outboxMessages(
+        projectID: String,
+        state: OutboxRecord.State? = nil,
+        after position: (createdAt: Int64, id: String)? = nil,
+        limit: Int
+    ) throws(StoreError) -> [OutboxRecord] {
+        var sql = "SELECT \(OutboxRecord.columns) FROM mail_outbox WHERE project_id = ?"
+        var parameters: [SQLValue] = [.text(projectID)]
+        if let state {
+            sql += " AND state = ?"
+            parameters.append(.text(state.rawValue))
+        }
+        if let position {
+            sql += " AND (created_at < ? OR (created_at = ? AND id < ?))"
+            parameters += [.integer(position.createdAt), .integer(position.createdAt), .text(position.id)]
+        }
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        parameters.append(.integer(limit))
+        return try connection.query(sql, parameters).map(OutboxRecord.init(row:))
+    }
+
+    /// One message of a project.
+    public func outboxMessage(projectID: String, id: String) throws(StoreError) -> OutboxRecord? {
+        try connection.queryFirst(
+            "SELECT \(OutboxRecord.columns) FROM mail_outbox WHERE project_id = ? AND id = ?",
+            [.text(projectID), .text(id)]
+        ).map(OutboxRecord.init(row:))
+    }
+
+    /// A project's messages that carry an action code still on record, oldest first.
+    public func outboxActionMessages(projectID: String) throws(StoreError) -> [OutboxRecord] {
+        try connection.query(
+            """
+            SELECT \(OutboxRecord.columns) FROM mail_outbox
+            WHERE project_id = ? AND action_code IS NOT NULL
+            ORDER BY created_at, id
+            """,
+            [.text(projectID)]
+        ).map(OutboxRecord.init(row:))
+    }
+}
+
+extension OutboxRecord {
+    static let columns = """
+        id, project_id, kind, language, sender, recipient, reply_to, subject, html_body, text_body, message_id, \
+        action_request_type, action_email, action_new_email, action_code, action_link, state, attempts, last_error, \
+        transport, created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at
+        """
+
+    init(row: SQLRow) {
+        self.init(
+            id: row.string(0),
+            projectID: row.string(1),
+            kind: row.string(2),
+            language: row.string(3),
+            sender: row.string(4),
+            recipient: row.string(5),
+            replyTo: row.optionalString(6),
+            subject: row.string(7),
+            htmlBody: "",
+            textBody: "",
+            messageID: row.string(10),
+            createdAt: row.int64(20),
+            expiresAt: row.int64(21)
+        )
+        htmlBody = row.optionalString(8)
+        textBody = row.optionalString(9)
+        if let requestType = row.optionalString(11) {
+            action = Action(
+                requestType: requestType,
+                email: row.string(12),
+                newEmail: row.optionalString(13),
+                oobCode: row.optionalString(14),
+                oobLink: row.optionalString(15)
+            )
+        }
+        state = State(rawValue: row.string(16)) ?? .failed
+        attempts = row.int(17)
+        lastError = row.optionalString(18)
+        transport = row.optionalString(19)
+        nextAttemptAt = row.int64(22)
+        claimedUntil = row.optionalInt64(23)
+        claimedBy = row.optionalString(24)
+        finishedAt = row.optionalInt64(25)
+    }
+}

@@ -1,0 +1,91 @@
+/// One message of the mail outbox as stored: what to send, and where its delivery stands.
+/// Times are epoch milliseconds.
+public struct OutboxRecord: Sendable, Equatable {
+    /// Where a message is in its delivery. `sending` is held by one worker until
+    /// `claimedUntil`; a message whose claim lapsed (its worker died) is taken again.
+    public enum State: String, Sendable, CaseIterable {
+        case queued, sending, sent, failed
+    }
+
+    /// The action an email carries (filled by email actions; `nil` for other mail).
+    public struct Action: Sendable, Equatable {
+        public var requestType: String
+        public var email: String
+        public var newEmail: String?
+        public var oobCode: String?
+        public var oobLink: String?
+
+        public init(requestType: String, email: String, newEmail: String? = nil, oobCode: String?, oobLink: String?) {
+            self.requestType = requestType
+            self.email = email
+            self.newEmail = newEmail
+            self.oobCode = oobCode
+            self.oobLink = oobLink
+        }
+    }
+
+    public var id: String
+    public var projectID: String
+    public var kind: String
+    public var language: String
+    /// The `From` mailbox (`"Name" <address>` or a bare address).
+    public var sender: String
+    /// The recipient's address.
+    public var recipient: String
+    public var replyTo: String?
+    public var subject: String
+    /// The bodies, `nil` once purged after delivery (they hold action links).
+    public var htmlBody: String?
+    public var textBody: String?
+    /// The RFC 5322 `Message-ID`, with its angle brackets; the same on every attempt.
+    public var messageID: String
+    public var action: Action?
+    public var state: State
+    public var attempts: Int
+    public var lastError: String?
+    /// The transport that delivered it (`log`, `smtp`).
+    public var transport: String?
+    public var createdAt: Int64
+    /// Not delivered by then, the message fails.
+    public var expiresAt: Int64
+    public var nextAttemptAt: Int64
+    public var claimedUntil: Int64?
+    public var claimedBy: String?
+    public var finishedAt: Int64?
+
+    /// A new queued message, due at once.
+    public init(
+        id: String,
+        projectID: String,
+        kind: String,
+        language: String,
+        sender: String,
+        recipient: String,
+        replyTo: String? = nil,
+        subject: String,
+        htmlBody: String,
+        textBody: String,
+        messageID: String,
+        action: Action? = nil,
+        createdAt: Int64,
+        expiresAt: Int64
+    ) {
+        self.id = id
+        self.projectID = projectID
+        self.kind = kind
+        self.language = language
+        self.sender = sender
+        self.recipient = recipient
+        self.replyTo = replyTo
+        self.subject = subject
+        self.htmlBody = htmlBody
+        self.textBody = textBody
+        self.messageID = messageID
+        self.action = action
+        self.state = .queued
+        self.attempts = 0
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.nextAttemptAt = createdAt
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import HearthBase
+import HearthCore
+import HearthNetwork
+import HearthStore
+import Synchronization
+import Testing
+
+@testable import HearthMail
+
+/// A transport standing in for the network (outside the unit under test): records what it
+/// was given and answers as told.
+final class RecordingTransport: MailTransport {
+    let delivered = Mutex<[OutgoingMail]>([])
+    let failure = Mutex<NetworkError?>(nil)
+    let delayMilliseconds: Int
+    var name: String { "recording" }
+
+    init(delayMilliseconds: Int = 0) { self.delayMilliseconds = delayMilliseconds }
+
+    func deliver(_ mail: OutgoingMail) throws(NetworkError) {
+        if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1_000)) }
+        if let error = failure.withLock({ $0 }) { throw error }
+        delivered.withLock { $0.append(mail) }
+    }
+}
+
+@Suite struct MailerTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteStore
+    let clock = ManualClock(milliseconds: 1_750_000_000_000)
+    let projects: ProjectDirectory
+    let transport: RecordingTransport
+    let mailer: Mailer
+
+    init() throws {
+        try self.init(transport: RecordingTransport())
+    }
+
+    init(transport: RecordingTransport, workers: Int = 2) throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteStore(SQLiteStore.Configuration(path: directory.url.appendingPathComponent("mail.db").path))
+        projects = try ProjectDirectory(store: store, clock: clock)
+        try projects.save(exampleProject())
+        var configuration = MailDeliveryConfiguration()
+        configuration.retry = RetrySchedule(baseMilliseconds: 1_000, capMilliseconds: 8_000)
+        configuration.maximumAgeMilliseconds = 60_000
+        configuration.claimMilliseconds = 30_000
+        configuration.workerCount = workers
+        configuration.pollMilliseconds = 10
+        self.transport = transport
+        mailer = Mailer(
+            store: store,
+            clock: clock,
+            log: Log(minimumLevel: .error),
+            projects: projects,
+            configuration: configuration
+        ) { _ in transport }
+    }
+
+    func message(_ id: String) throws -> OutboxRecord {
+        try #require(try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: id) })
+    }
+
+    @Test func queuedMessagesAreDeliveredAndMarkedSent() throws {
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        let delivered = transport.delivered.withLock { $0 }
+        #expect(delivered.map(\.messageID) == [record.messageID])
+        #expect(delivered[0].to.address == "ada@example.com")
+        let sent = try message(record.id)
+        #expect(sent.state == .sent && sent.transport == "recording" && sent.attempts == 1)
+        #expect(mailer.deliverDueMessages(worker: "w") == 0)
+    }
+
+    @Test func aFailedDeliveryIsRetriedWithBackOffUntilItSucceeds() throws {
+        transport.failure.withLock { $0 = NetworkError(.transport, "connection refused") }
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
+        let queuedAt = clock.nowMilliseconds()
+        mailer.deliverDueMessages(worker: "w")
+        var retry = try message(record.id)
+        #expect(retry.state == .queued && retry.attempts == 1 && retry.lastError == "connection refused")
+        #expect((queuedAt + 500...queuedAt + 1_000).contains(retry.nextAttemptAt))
+        #expect(mailer.deliverDueMessages(worker: "w") == 0)
+        clock.set(milliseconds: retry.nextAttemptAt)
+        mailer.deliverDueMessages(worker: "w")
+        retry = try message(record.id)
+        #expect(retry.attempts == 2)
+        #expect((clock.nowMilliseconds() + 1_000...clock.nowMilliseconds() + 2_000).contains(retry.nextAttemptAt))
+        transport.failure.withLock { $0 = nil }
+        clock.set(milliseconds: retry.nextAttemptAt)
+        mailer.deliverDueMessages(worker: "w")
+        let sent = try message(record.id)
+        #expect(sent.state == .sent && sent.attempts == 3 && sent.lastError == nil)
+        #expect(transport.delivered.withLock { $0.count } == 1)
+    }
+
+    @Test func aRefusedMessageFailsAtOnce() throws {
+        transport.failure.withLock { $0 = NetworkError(.rejected, "550 mailbox unavailable") }
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
+        mailer.deliverDueMessages(worker: "w")
+        let failed = try message(record.id)
+        #expect(failed.state == .failed && failed.lastError == "550 mailbox unavailable" && failed.attempts == 1)
+    }
+
+    @Test func aMessageThatCannotBeDeliveredInTimeFails() throws {
+        transport.failure.withLock { $0 = NetworkError(.timeout, "timed out") }
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            publicURL: "http://h"
+        )
+        for _ in 0..<20 {
+            mailer.deliverDueMessages(worker: "w")
+            clock.advance(milliseconds: 8_000)
+        }
+        let failed = try message(record.id)
+        #expect(failed.state == .failed)
+        #expect(failed.lastError == "not delivered before its deadline (last error: timed out)")
+        #expect((4...9).contains(failed.attempts))
+    }
+
+    @Test func severalWorkerThreadsDeliverEveryMessageExactlyOnce() throws {
+        let slow = RecordingTransport(delayMilliseconds: 2)
+        let tests = try MailerTests(transport: slow, workers: 4)
+        var queued: [String] = []
+        for index in 0..<60 {
+            queued.append(
+                try tests.mailer.queueTestMessage(
+                    project: exampleProject(),
+                    to: "user\(index)@example.com",
+                    publicURL: "http://h"
+                ).messageID
+            )
+        }
+        tests.mailer.start()
+        defer { tests.mailer.stop() }
+        let deadline = Date().addingTimeInterval(30)
+        while slow.delivered.withLock({ $0.count }) < queued.count && Date() < deadline { usleep(20_000) }
+        let delivered = slow.delivered.withLock { $0.map(\.messageID) }
+        #expect(delivered.count == queued.count)
+        #expect(Set(delivered) == Set(queued))
+    }
+
+    @Test func sampleActionEmailsCarryASampleLinkAndNoAction() throws {
+        let record = try mailer.queueTestMessage(
+            project: exampleProject(),
+            to: "ada@example.com",
+            kind: .verifyAndChangeEmail,
+            languages: LanguagePreferences(acceptLanguage: "fa-IR"),
+            publicURL: "https://auth.example.com"
+        )
+        #expect(record.language == "fa" && record.kind == "VERIFY_AND_CHANGE_EMAIL" && record.action == nil)
+        #expect(
+            record.textBody?.contains(
+                "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=SAMPLE"
+            ) == true
+        )
+    }
+
+    @Test func theSMTPURLOfTheCommandLineIsReadWithItsOptions() throws {
+        let settings = try MailDeliveryConfiguration.smtpSettings(
+            commandLineURL: "smtp://us%40er:p%3Ass@mail.example.com:587?starttls=required&verify=false&timeout=12"
+        )
+        #expect(settings.url == "smtp://us%40er:p%3Ass@mail.example.com:587")
+        #expect(settings.startTls == .required && settings.verifyCertificate == false && settings.timeoutSeconds == 12)
+        var configuration = MailDeliveryConfiguration()
+        configuration.environment = ["HEARTH_SMTP_PASSWORD": "from-env"]
+        let smtp = configuration.smtpConfiguration(settings)
+        #expect(smtp.url == "smtp://mail.example.com:587")
+        #expect(smtp.username == "us@er" && smtp.password == "p:ss")
+        #expect(smtp.timeoutMilliseconds == 12_000 && !smtp.verifyCertificate && smtp.startTLS == .required)
+        let fromEnvironment = configuration.smtpConfiguration(
+            try MailDeliveryConfiguration.smtpSettings(commandLineURL: "smtps://hearth@mail.example.com")
+        )
+        #expect(fromEnvironment.username == "hearth" && fromEnvironment.password == "from-env")
+        for bad in ["http://x", "smtp://x?starttls=maybe", "smtp://x?colour=blue", "smtp://"] {
+            #expect(throws: MailError.self, "\(bad)") {
+                try MailDeliveryConfiguration.smtpSettings(commandLineURL: bad)
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import HearthBase
+import HearthCore
+import HearthMail
+import HearthStore
+import Synchronization
+import Testing
+
+/// A fixed "now" for the store tests.
+private let start: Int64 = 1_750_000_000_000
+
+/// The outbox's store area: queueing in the caller's transaction, claims that exclude each
+/// other and lapse, outcomes, deadlines and retention.
+@Suite struct OutboxTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try SQLiteStore(SQLiteStore.Configuration(path: directory.url.appendingPathComponent("mail.db").path))
+        try ProjectDirectory(store: store, clock: ManualClock(milliseconds: start)).save(exampleProject())
+    }
+
+    func queue(_ count: Int, at now: Int64? = nil, kind: MailKind = .test) throws -> [OutboxRecord] {
+        let mail = try TemplateComposer().compose(sampleRequest(kind, language: "en"))
+        let now = now ?? start
+        return try store.write { transaction in
+            try (0..<count).map { _ in try transaction.enqueueMail(mail, at: now) }
+        }
+    }
+
+    @Test func aMessageIsQueuedOnlyIfItsTransactionCommits() throws {
+        struct Refused: Error {}
+        let mail = try TemplateComposer().compose(sampleRequest(.passwordReset, language: "it"))
+        #expect(throws: Refused.self) {
+            try store.write { transaction in
+                try transaction.enqueueMail(mail, at: start)
+                throw Refused()
+            }
+        }
+        #expect(try store.read { try $0.outboxMessages(projectID: DevelopmentSeed.projectID, limit: 10) }.isEmpty)
+        let action = MailAction(
+            requestType: .passwordReset,
+            email: "ada@example.com",
+            oobCode: "c0de",
+            oobLink: "https://x/y"
+        )
+        let record = try store.write { try $0.enqueueMail(mail, action: action, at: start) }
+        let stored = try #require(
+            try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: record.id) }
+        )
+        #expect(stored == record)
+        #expect(stored.state == .queued && stored.attempts == 0)
+        #expect(stored.messageID == "<\(record.id)@demo-project.hearth.local>")
+        #expect(stored.expiresAt == start + 3_600_000)
+        #expect(stored.action?.oobCode == "c0de")
+        #expect(
+            try store.read { try $0.outboxActionMessages(projectID: DevelopmentSeed.projectID) }.map(\.id) == [
+                record.id
+            ]
+        )
+    }
+
+    @Test func aClaimedMessageIsTakenAgainOnlyAfterItsClaimLapses() throws {
+        let record = try queue(1)[0]
+        let first = try store.write {
+            try $0.claimOutboxMessages(now: start, claimedUntil: start + 5_000, worker: "a", limit: 10)
+        }
+        #expect(first.map(\.id) == [record.id])
+        #expect(first[0].state == .sending && first[0].attempts == 1 && first[0].claimedBy == "a")
+        let meanwhile = try store.write {
+            try $0.claimOutboxMessages(now: start + 4_999, claimedUntil: start + 9_999, worker: "b", limit: 10)
+        }
+        #expect(meanwhile.isEmpty)
+        // Worker "a" died between "sending" and "sent": "b" takes the same message, same Message-ID.
+        let again = try store.write {
+            try $0.claimOutboxMessages(now: start + 5_000, claimedUntil: start + 10_000, worker: "b", limit: 10)
+        }
+        #expect(again.map(\.messageID) == [record.messageID])
+        #expect(again[0].attempts == 2 && again[0].claimedBy == "b")
+        // A late report from "a" cannot requeue what "b" holds; "sent" always counts.
+        try store.write {
+            try $0.rescheduleOutboxMessage(id: record.id, worker: "a", nextAttemptAt: start, error: "late")
+        }
+        #expect(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) }?.claimedBy == "b")
+        try store.write { try $0.markOutboxMessageSent(id: record.id, transport: "smtp", at: start + 6_000) }
+        let sent = try #require(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) })
+        #expect(
+            sent.state == .sent && sent.transport == "smtp" && sent.finishedAt == start + 6_000 && sent.claimedBy == nil
+        )
+        #expect(try !store.read { try $0.hasDueOutboxMessages(now: start + 1_000_000) })
+    }
+
+    @Test func concurrentWorkersNeverClaimTheSameMessage() throws {
+        let queued = Set(try queue(300).map(\.id))
+        let claims = Mutex<[String]>([])
+        let store = self.store
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            while true {
+                let batch =
+                    (try? store.write { transaction in
+                        try transaction.claimOutboxMessages(
+                            now: start,
+                            claimedUntil: start + 60_000,
+                            worker: "w\(worker)",
+                            limit: 7
+                        )
+                    }) ?? []
+                if batch.isEmpty { break }
+                claims.withLock { $0 += batch.map(\.id) }
+            }
+        }
+        let claimed = claims.withLock { $0 }
+        #expect(claimed.count == queued.count)
+        #expect(Set(claimed) == queued)
+    }
+
+    @Test func messagesPastTheirDeadlineFailWithTheLastErrorKept() throws {
+        let action = try queue(1, kind: .passwordReset)[0]
+        let plain = try queue(1, at: start + 10)[0]
+        _ = try store.write {
+            try $0.claimOutboxMessages(now: start + 10, claimedUntil: start + 20, worker: "a", limit: 10)
+        }
+        try store.write {
+            try $0.rescheduleOutboxMessage(
+                id: action.id,
+                worker: "a",
+                nextAttemptAt: start + 3_600_000,
+                error: "connection refused"
+            )
+        }
+        try store.write {
+            try $0.rescheduleOutboxMessage(
+                id: plain.id,
+                worker: "a",
+                nextAttemptAt: start + 3_600_000,
+                error: "timeout"
+            )
+        }
+        // At the link's end the action message fails; the other is younger than the maximum age.
+        let expired = try store.write { try $0.expireOutboxMessages(now: start + 3_600_000, createdBefore: start) }
+        #expect(expired == 1)
+        let failed = try #require(try store.read { try $0.outboxMessage(projectID: action.projectID, id: action.id) })
+        #expect(failed.state == .failed)
+        #expect(failed.lastError == "not delivered before its deadline (last error: connection refused)")
+        #expect(try store.write { try $0.expireOutboxMessages(now: start + 3_600_000, createdBefore: start + 11) } == 1)
+        #expect(
+            try store.read { try $0.outboxMessages(projectID: plain.projectID, state: .failed, limit: 10) }.count == 2
+        )
+    }
+
+    @Test func bodiesOfFinishedMessagesArePurgedAndOldMessagesDeleted() throws {
+        let records = try queue(2)
+        _ = try store.write { try $0.claimOutboxMessages(now: start, claimedUntil: start + 1, worker: "a", limit: 10) }
+        for record in records {
+            try store.write { try $0.markOutboxMessageSent(id: record.id, transport: "log", at: start) }
+        }
+        #expect(
+            try store.write {
+                try $0.purgeOutboxBodies(finishedBefore: start + 1, keepingProject: DevelopmentSeed.projectID)
+            } == 0
+        )
+        #expect(try store.write { try $0.purgeOutboxBodies(finishedBefore: start, keepingProject: nil) } == 0)
+        #expect(try store.write { try $0.purgeOutboxBodies(finishedBefore: start + 1, keepingProject: nil) } == 2)
+        let purged = try #require(
+            try store.read { try $0.outboxMessage(projectID: records[0].projectID, id: records[0].id) }
+        )
+        #expect(purged.htmlBody == nil && purged.textBody == nil && purged.subject == records[0].subject)
+        #expect(try store.write { try $0.deleteOutboxMessages(finishedBefore: start + 1) } == 2)
+    }
+
+    @Test func listsArePagedNewestFirstAndFilteredByState() throws {
+        var ids: [String] = []
+        for offset in 0..<5 { ids += try queue(1, at: start + Int64(offset)).map(\.id) }
+        let projectID = DevelopmentSeed.projectID
+        let first = try store.read { try $0.outboxMessages(projectID: projectID, limit: 2) }
+        #expect(first.map(\.id) == [ids[4], ids[3]])
+        let next = try store.read {
+            try $0.outboxMessages(projectID: projectID, after: (first[1].createdAt, first[1].id), limit: 10)
+        }
+        #expect(next.map(\.id) == [ids[2], ids[1], ids[0]])
+        #expect(try store.read { try $0.outboxMessages(projectID: projectID, state: .sent, limit: 10) }.isEmpty)
+        #expect(try store.read { try $0.outboxMessages(projectID: "other-project", limit: 10) }.isEmpty)
+    }
+}
