@@ -1,5 +1,5 @@
 import HearthBase
-import HearthStore
+public import HearthStore
 
 extension AccountService {
     /// `accounts:signUp`: a new email/password account, signed in.
@@ -144,36 +144,9 @@ extension AccountService {
     /// link does. The email counts as verified (the link proved it) and the account remembers
     /// it has signed in by link.
     public func signInOrCreate(project: Project, email: String) throws -> SignedIn {
-        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
         let now = clock.nowMilliseconds()
         let (account, refreshToken, isNew) = try write { [self] transaction in
-            var isNew = false
-            var account: AccountRecord
-            if let existing = try transaction.account(projectID: project.id, email: normalized) {
-                if existing.disabled { throw AuthError.userDisabled }
-                account = existing
-            } else {
-                isNew = true
-                account = AccountRecord(
-                    projectID: project.id,
-                    localID: Self.newLocalID(),
-                    email: normalized,
-                    createdAt: now,
-                    validSinceSeconds: now / 1_000
-                )
-                try transaction.insertAccount(account)
-            }
-            account.emailVerified = true
-            account.emailLinkSignIn = true
-            account.lastLoginAt = now
-            try transaction.updateAccount(account)
-            let token = try insertRefreshToken(
-                for: account,
-                authTimeSeconds: now / 1_000,
-                in: transaction,
-                nowMilliseconds: now
-            )
-            return (account, token, isNew)
+            try signInOrCreate(project: project, email: email, in: transaction, nowMilliseconds: now)
         }
         let tokens = try sessionTokens(
             for: account,
@@ -182,6 +155,45 @@ extension AccountService {
             authTimeSeconds: now / 1_000
         )
         return SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+    }
+
+    /// `signInOrCreate` inside the caller's write (an email link consumes its code in the
+    /// same transaction). Answers the account, its new refresh token and whether it is new;
+    /// the caller signs the ID token with `sessionTokens` after the commit.
+    public func signInOrCreate(
+        project: Project,
+        email: String,
+        in transaction: WriteTransaction,
+        nowMilliseconds now: Int64
+    ) throws -> (account: AccountRecord, refreshToken: String, isNew: Bool) {
+        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
+        var isNew = false
+        var account: AccountRecord
+        if let existing = try transaction.account(projectID: project.id, email: normalized) {
+            if existing.disabled { throw AuthError.userDisabled }
+            account = existing
+        } else {
+            isNew = true
+            account = AccountRecord(
+                projectID: project.id,
+                localID: Self.newLocalID(),
+                email: normalized,
+                createdAt: now,
+                validSinceSeconds: now / 1_000
+            )
+            try transaction.insertAccount(account)
+        }
+        account.emailVerified = true
+        account.emailLinkSignIn = true
+        account.lastLoginAt = now
+        try transaction.updateAccount(account)
+        let token = try insertRefreshToken(
+            for: account,
+            authTimeSeconds: now / 1_000,
+            in: transaction,
+            nowMilliseconds: now
+        )
+        return (account, token, isNew)
     }
 
     /// A language tag worth keeping: 2 to 35 characters of letters, digits, `-` and `_`

@@ -29,6 +29,11 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let missingEmail = Code(rawValue: "MISSING_EMAIL")
         public static let missingGrantType = Code(rawValue: "MISSING_GRANT_TYPE")
         public static let missingIDToken = Code(rawValue: "MISSING_ID_TOKEN")
+        public static let missingNewEmail = Code(rawValue: "MISSING_NEW_EMAIL")
+        public static let missingOOBCode = Code(rawValue: "MISSING_OOB_CODE")
+        public static let missingRequestType = Code(rawValue: "MISSING_REQ_TYPE")
+        public static let invalidOOBCode = Code(rawValue: "INVALID_OOB_CODE")
+        public static let expiredOOBCode = Code(rawValue: "EXPIRED_OOB_CODE")
         public static let missingIdentifier = Code(rawValue: "MISSING_IDENTIFIER")
         public static let missingLocalID = Code(rawValue: "MISSING_LOCAL_ID")
         public static let missingPassword = Code(rawValue: "MISSING_PASSWORD")
@@ -81,4 +86,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let invalidRefreshToken = AuthError(.invalidRefreshToken)
     public static let invalidEmail = AuthError(.invalidEmail)
     public static let emailExists = AuthError(.emailExists)
+    public static let invalidOOBCode = AuthError(
+        .invalidOOBCode,
+        "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."
+    )
+    public static let expiredOOBCode = AuthError(.expiredOOBCode, "The action code has expired.")
 }

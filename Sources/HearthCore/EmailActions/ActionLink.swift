@@ -170,3 +170,41 @@ public enum PercentEncoding {
         }
     }
 }
+
+extension ActionCodeOperation {
+    /// The email that carries a code of this kind.
+    public var mailKind: MailKind {
+        switch self {
+        case .passwordReset: .passwordReset
+        case .verifyEmail: .verifyEmail
+        case .recoverEmail: .recoverEmail
+        case .emailSignIn: .emailSignIn
+        case .verifyAndChangeEmail: .verifyAndChangeEmail
+        }
+    }
+}
+
+extension ProjectSettings {
+    /// How long a code of `operation` works (PRODUCT.md §3.2 defaults, per-project settings).
+    public func codeLifetimeSeconds(for operation: ActionCodeOperation) -> Int64 {
+        switch operation {
+        case .passwordReset: passwordResetCodeLifetimeSeconds
+        case .verifyEmail: verifyEmailCodeLifetimeSeconds
+        case .emailSignIn: emailSignInCodeLifetimeSeconds
+        case .verifyAndChangeEmail: verifyAndChangeEmailCodeLifetimeSeconds
+        case .recoverEmail: recoverEmailCodeLifetimeSeconds
+        }
+    }
+}
+
+extension Project {
+    /// The language an email of `kind` is written in for a request with `preferences`:
+    /// negotiated among the languages the kind has a template in (built in or overridden).
+    public func emailLanguage(for kind: MailKind, preferences: LanguagePreferences) -> String {
+        LanguageNegotiation.choose(
+            preferences,
+            projectDefault: settings.defaultLanguage,
+            available: settings.mail.languages(for: kind)
+        )
+    }
+}

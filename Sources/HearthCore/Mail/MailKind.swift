@@ -25,16 +25,7 @@ public enum MailKind: String, Sendable, CaseIterable, Codable {
     public var hasLink: Bool { placeholders.contains(.link) }
 
     /// The `mode` of the action link (`<actionURL>?mode=...`), for kinds that have one.
-    public var linkMode: String? {
-        switch self {
-        case .passwordReset: "resetPassword"
-        case .verifyEmail: "verifyEmail"
-        case .emailSignIn: "signIn"
-        case .verifyAndChangeEmail: "verifyAndChangeEmail"
-        case .recoverEmail: "recoverEmail"
-        case .test: nil
-        }
-    }
+    public var linkMode: String? { ActionCodeOperation(rawValue: rawValue)?.mode }
 }
 
 /// A value a template refers to as `%NAME%` (Firebase's console uses the same names).

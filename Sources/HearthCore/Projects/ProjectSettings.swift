@@ -14,6 +14,10 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
     public var recoverEmailCodeLifetimeSeconds: Int64 = 3 * 86_400
     /// Unknown addresses get the same answer as known ones, and nothing is sent.
     public var emailEnumerationProtection = true
+    /// Action emails one address may receive per hour (client requests; admins are not limited).
+    public var emailsPerRecipientPerHour: Int64 = 10
+    /// Action emails one client IP address may ask for per hour.
+    public var emailsPerClientAddressPerHour: Int64 = 100
     /// The language of emails and pages when nothing else decides it (BCP 47).
     public var defaultLanguage = "en"
     /// The name shown in emails and pages; the project's display name if `nil`.
@@ -59,6 +63,8 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
             defaults.recoverEmailCodeLifetimeSeconds
         )
         emailEnumerationProtection = try value(.emailEnumerationProtection, defaults.emailEnumerationProtection)
+        emailsPerRecipientPerHour = try value(.emailsPerRecipientPerHour, defaults.emailsPerRecipientPerHour)
+        emailsPerClientAddressPerHour = try value(.emailsPerClientAddressPerHour, defaults.emailsPerClientAddressPerHour)
         defaultLanguage = try value(.defaultLanguage, defaults.defaultLanguage)
         appName = try container.decodeIfPresent(String.self, forKey: .appName)
         mail = try value(.mail, defaults.mail)

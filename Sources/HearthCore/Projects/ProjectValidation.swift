@@ -91,6 +91,9 @@ extension Project {
             settings.recoverEmailCodeLifetimeSeconds, settings.installationInactivitySeconds,
         ]
         if lifetimes.contains(where: { $0 <= 0 }) { problems.append("every lifetime in settings must be positive") }
+        if settings.emailsPerRecipientPerHour <= 0 || settings.emailsPerClientAddressPerHour <= 0 {
+            problems.append("email send limits must be positive")
+        }
         problems += settings.mail.problems().map { "settings.\($0)" }
 
         if !problems.isEmpty { throw ProjectValidationError(projectID: id, problems: problems) }

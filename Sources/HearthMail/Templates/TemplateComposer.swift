@@ -11,11 +11,7 @@ public struct TemplateComposer: MailComposer {
         let project = request.project
         let kind = request.kind
         let settings = project.settings.mail
-        let language = LanguageNegotiation.choose(
-            request.languages,
-            projectDefault: project.settings.defaultLanguage,
-            available: settings.languages(for: kind)
-        )
+        let language = project.emailLanguage(for: kind, preferences: request.languages)
         let template = try self.template(kind, language: language, settings: settings)
 
         let displayName = request.displayName.map(Self.singleLine).flatMap { $0.isEmpty ? nil : $0 }
@@ -113,14 +109,7 @@ extension String {
 extension ProjectSettings {
     /// How long the action link of `kind` works, from the project's code lifetimes.
     func linkLifetimeSeconds(_ kind: MailKind) -> Int64 {
-        switch kind {
-        case .passwordReset: passwordResetCodeLifetimeSeconds
-        case .verifyEmail: verifyEmailCodeLifetimeSeconds
-        case .emailSignIn: emailSignInCodeLifetimeSeconds
-        case .verifyAndChangeEmail: verifyAndChangeEmailCodeLifetimeSeconds
-        case .recoverEmail: recoverEmailCodeLifetimeSeconds
-        case .test: 0
-        }
+        ActionCodeOperation(rawValue: kind.rawValue).map(codeLifetimeSeconds(for:)) ?? 0
     }
 }
 

@@ -34,6 +34,8 @@ extension HearthApplication {
                 try transaction.deleteExpiredSigningKeys(now: now)
                 let forgetRevokedBefore = (now - AccountService.revokedTokenMemorySeconds) * 1_000
                 try transaction.deleteRevokedRefreshTokens(before: forgetRevokedBefore)
+                // Expired codes are kept a week, so a late click still hears "expired".
+                try transaction.deleteExpiredActionCodes(before: (now - 7 * 86_400) * 1_000)
             }
         } catch {
             log.warning("maintenance failed", ["error": .string(String(describing: error))])

@@ -22,6 +22,8 @@ public final class HearthApplication: Sendable {
     public let developmentProjectID: String?
     /// Email: templates, the outbox and its delivery workers.
     public let mailer: Mailer
+    /// Codes and links of email actions (password reset, verification, sign-in links, ...).
+    public let emailActions: EmailActionService
     /// Background workers started by `startBackgroundWork`.
     let background = Mutex<[PeriodicWorker]>([])
 
@@ -44,6 +46,14 @@ public final class HearthApplication: Sendable {
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
         accounts = AccountService(store: store, clock: clock, keys: keys)
         mailer = Mailer(store: store, clock: clock, log: log, projects: projects, configuration: mailDelivery)
+        emailActions = EmailActionService(
+            store: store,
+            clock: clock,
+            accounts: accounts,
+            composer: mailer.composer,
+            publicURL: publicURL,
+            developmentProjectID: developmentProjectID
+        )
     }
 
     /// Makes every project's signing keys now, so the first request does not pay for an RSA

@@ -47,6 +47,22 @@ enum AccountJSON {
         return .array([.object(provider)])
     }
 
+    /// The `SetAccountInfoResponse` of `accounts:update`: the account as it is now, and new
+    /// tokens when the update started a session.
+    static func updated(_ account: AccountRecord, tokens: SessionTokens?) -> JSONValue {
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        object["localId"] = .string(account.localID)
+        if let email = account.email { object["email"] = .string(email) }
+        if let name = account.displayName { object["displayName"] = .string(name) }
+        if let photo = account.photoURL { object["photoUrl"] = .string(photo) }
+        if account.passwordHash != nil { object["passwordHash"] = .string(redactedPasswordHash) }
+        object["providerUserInfo"] = providerUserInfo(account)
+        object["emailVerified"] = .bool(account.emailVerified)
+        if let tokens { addTokens(tokens, to: &object) }
+        return .object(object)
+    }
+
     /// Adds `idToken`, `refreshToken` and `expiresIn` to a response object.
     static func addTokens(_ tokens: SessionTokens, to object: inout JSONObject) {
         object["idToken"] = .string(tokens.idToken)

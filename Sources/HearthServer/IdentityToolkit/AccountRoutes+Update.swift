@@ -54,18 +54,7 @@ extension HearthApplication {
             authTimeSeconds: authTime
         )
 
-        let updated = outcome.account
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#SetAccountInfoResponse"
-        object["localId"] = .string(updated.localID)
-        if let email = updated.email { object["email"] = .string(email) }
-        if let name = updated.displayName { object["displayName"] = .string(name) }
-        if let photo = updated.photoURL { object["photoUrl"] = .string(photo) }
-        if updated.passwordHash != nil { object["passwordHash"] = .string(AccountJSON.redactedPasswordHash) }
-        object["providerUserInfo"] = AccountJSON.providerUserInfo(updated)
-        object["emailVerified"] = .bool(updated.emailVerified)
-        if let tokens { AccountJSON.addTokens(tokens, to: &object) }
-        return .json(.object(object))
+        return .json(AccountJSON.updated(outcome.account, tokens: tokens))
     }
 
     /// The `deleteAttribute` values of Google's `UserAttributeName` enum, in proto order.
@@ -127,11 +116,5 @@ extension HearthApplication {
             changes.customAttributes = .some(try AccountService.customAttributes(customAttributes))
         }
         return changes
-    }
-
-    /// `accounts:update` with an `oobCode`: applying an emailed action code belongs to the
-    /// email actions, which are not part of this build yet.
-    func updateWithActionCode(_ request: IdentityToolkitRequest, caller: IdentityToolkitCaller) throws -> Response {
-        throw AuthError(.operationNotAllowed, "Action codes are not supported yet.")
     }
 }

@@ -115,6 +115,7 @@ extension HearthApplication {
         var endpoints = IdentityToolkitEndpoints()
         addAccountEndpoints(to: &endpoints)
         addAdminAccountEndpoints(to: &endpoints)
+        addEmailActionEndpoints(to: &endpoints)
         endpoints.install(in: &router)
         addSecureTokenRoutes(to: &router)
     }

@@ -126,8 +126,18 @@ extension HearthApplication {
             guard project.id == developmentProjectID else {
                 throw GoogleAPIError.notFound("oobCodes are listed for the development seed project only.")
             }
-            let messages = try store.read { try $0.outboxActionMessages(projectID: project.id) }
-            return .json(.object(["oobCodes": .array(messages.compactMap { $0.action?.emulatorJSON })]))
+            // Pending codes only: those not used yet and not expired, as the emulator lists them.
+            let now = clock.nowMilliseconds()
+            let pending = try store.read { transaction in
+                try transaction.outboxActionMessages(projectID: project.id).compactMap { message -> JSONValue? in
+                    guard let action = message.action, let code = action.oobCode,
+                        let record = try transaction.actionCode(hash: ActionCode.hash(code)),
+                        record.consumedAt == nil, record.expiresAt > now
+                    else { return nil }
+                    return action.emulatorJSON
+                }
+            }
+            return .json(.object(["oobCodes": .array(pending)]))
         }
     }
 

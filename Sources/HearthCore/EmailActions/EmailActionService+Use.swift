@@ -1,0 +1,235 @@
+import HearthBase
+public import HearthStore
+
+extension EmailActionService {
+    /// An applied code (`accounts:update` with `oobCode`): what it was and the account now.
+    public struct Applied: Sendable {
+        public var info: ActionCodeInfo
+        public var account: AccountRecord
+    }
+
+    /// What the code is, without using it (`accounts:resetPassword` with only `oobCode`).
+    public func inspect(project: Project, code: String) throws -> ActionCodeInfo {
+        let now = clock.nowMilliseconds()
+        return try store.read { transaction in
+            try usableCode(code, project: project, in: transaction, now: now).info
+        }
+    }
+
+    /// Uses a password-reset code: sets the new password (which ends every session of the
+    /// account), marks the address verified (the mailbox was proven), and voids the other
+    /// reset codes still in the user's mailbox.
+    public func resetPassword(project: Project, code: String, newPassword: String) throws -> ActionCodeInfo {
+        let now = clock.nowMilliseconds()
+        // Fail fast on a bad code before spending a password hash on it.
+        let preview = try inspect(project: project, code: code)
+        guard preview.operation == .passwordReset else { throw AuthError.invalidOOBCode }
+        var passwordChanges = try accounts.passwordChange(newPassword)
+        passwordChanges.emailVerified = true
+        let changes = passwordChanges
+        return try store.write { [self] transaction in
+            let usable = try usableCode(code, project: project, in: transaction, now: now)
+            guard usable.info.operation == .passwordReset, let localID = usable.info.localID else {
+                throw AuthError.invalidOOBCode
+            }
+            try consume(usable.record, in: transaction, now: now)
+            _ = try accounts.apply(
+                changes,
+                toAccount: localID,
+                projectID: project.id,
+                in: transaction,
+                nowMilliseconds: now
+            )
+            try transaction.consumeActionCodes(
+                projectID: project.id,
+                localID: localID,
+                operation: ActionCodeOperation.passwordReset.rawValue,
+                at: now
+            )
+            return usable.info
+        }
+    }
+
+    /// Applies a verify-email, verify-and-change-email or recover-email code. Changing the
+    /// email also sends a recover-email link to the old address, in the same transaction.
+    public func apply(project: Project, code: String, apiKey: String) throws -> Applied {
+        let now = clock.nowMilliseconds()
+        let preview = try inspect(project: project, code: code)
+        let recovery =
+            preview.operation == .verifyAndChangeEmail
+            ? try recoveryMail(for: preview, project: project, apiKey: apiKey, now: now) : nil
+        let developmentProjectID = developmentProjectID
+        return try store.write { [self] transaction in
+            let usable = try usableCode(code, project: project, in: transaction, now: now)
+            guard let localID = usable.info.localID else { throw AuthError.invalidOOBCode }
+            var changes = AccountChanges()
+            switch usable.info.operation {
+            case .verifyEmail:
+                changes.emailVerified = true
+            case .verifyAndChangeEmail:
+                guard let newEmail = usable.info.newEmail, let recovery, recovery.localID == localID else {
+                    throw AuthError.invalidOOBCode
+                }
+                changes.email = .some(newEmail)
+                changes.emailVerified = true
+            case .recoverEmail:
+                changes.email = .some(usable.info.email)
+                changes.emailVerified = true
+            case .passwordReset, .emailSignIn:
+                throw AuthError.invalidOOBCode
+            }
+            try consume(usable.record, in: transaction, now: now)
+            let outcome = try accounts.apply(
+                changes,
+                toAccount: localID,
+                projectID: project.id,
+                in: transaction,
+                nowMilliseconds: now
+            )
+            if let recovery, usable.info.operation == .verifyAndChangeEmail {
+                try transaction.insertActionCode(recovery.record)
+                try transaction.enqueueMail(
+                    recovery.mail,
+                    action: project.id == developmentProjectID ? recovery.action : nil,
+                    at: now
+                )
+            }
+            return Applied(info: usable.info, account: outcome.account)
+        }
+    }
+
+    /// Signs in (creating the account if needed) with an email-link code sent to `email`.
+    public func signIn(project: Project, email: String, code: String) throws -> AccountService.SignedIn {
+        guard !email.isEmpty else { throw AuthError(.missingEmail) }
+        guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
+        let now = clock.nowMilliseconds()
+        let (account, refreshToken, isNew) = try store.write { [self] transaction in
+            let usable = try usableCode(code, project: project, in: transaction, now: now)
+            guard usable.info.operation == .emailSignIn else { throw AuthError.invalidOOBCode }
+            guard usable.record.email == normalized else {
+                throw AuthError(.invalidEmail, "The email provided does not match the sign-in email address.")
+            }
+            try consume(usable.record, in: transaction, now: now)
+            return try accounts.signInOrCreate(
+                project: project,
+                email: normalized,
+                in: transaction,
+                nowMilliseconds: now
+            )
+        }
+        let tokens = try accounts.sessionTokens(
+            for: account,
+            project: project,
+            refreshToken: refreshToken,
+            authTimeSeconds: now / 1_000
+        )
+        return AccountService.SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+    }
+
+    // MARK: - Checking codes
+
+    private struct UsableCode {
+        var record: ActionCodeRecord
+        var info: ActionCodeInfo
+    }
+
+    /// The code's record if it may be used now: it exists in this project, is unused and
+    /// unexpired, and the account it was made for still has the address it was sent for.
+    private func usableCode(_ code: String, project: Project, in transaction: some StoreReading, now: Int64) throws
+        -> UsableCode
+    {
+        guard !code.isEmpty else { throw AuthError(.missingOOBCode) }
+        guard code.utf8.count <= ActionCode.maximumLength,
+            let record = try transaction.actionCode(hash: ActionCode.hash(code)),
+            record.projectID == project.id, record.consumedAt == nil,
+            let operation = ActionCodeOperation(rawValue: record.operation)
+        else { throw AuthError.invalidOOBCode }
+        if now >= record.expiresAt { throw AuthError.expiredOOBCode }
+        if operation != .emailSignIn {
+            guard let localID = record.localID,
+                let account = try transaction.account(projectID: project.id, localID: localID)
+            else { throw AuthError.invalidOOBCode }
+            // A recover code undoes a change: the account must still have the address it
+            // was changed to. Every other code is bound to the address it was sent for.
+            let expected = operation == .recoverEmail ? record.newEmail : record.email
+            guard account.email == expected else { throw AuthError.invalidOOBCode }
+            if account.disabled { throw AuthError.userDisabled }
+        }
+        let info = ActionCodeInfo(
+            operation: operation,
+            email: record.email,
+            newEmail: record.newEmail,
+            localID: record.localID
+        )
+        return UsableCode(record: record, info: info)
+    }
+
+    private func consume(_ record: ActionCodeRecord, in transaction: WriteTransaction, now: Int64) throws {
+        // Two requests may race with the same code: only the one that flips it wins.
+        guard try transaction.consumeActionCode(hash: record.codeHash, at: now) else { throw AuthError.invalidOOBCode }
+    }
+
+    // MARK: - Recover-email links
+
+    private struct Recovery {
+        var localID: String
+        var record: ActionCodeRecord
+        var mail: ComposedMail
+        var action: MailAction
+    }
+
+    /// The recover-email code and message for a verify-and-change code, made before the
+    /// write that applies it (so the writer does not render templates).
+    private func recoveryMail(for info: ActionCodeInfo, project: Project, apiKey: String, now: Int64) throws
+        -> Recovery?
+    {
+        guard let localID = info.localID, let newEmail = info.newEmail,
+            let account = try accounts.account(project: project, localID: localID)
+        else { return nil }
+        let (code, hash) = ActionCode.generate()
+        let lifetime = project.settings.codeLifetimeSeconds(for: .recoverEmail)
+        let language = project.emailLanguage(
+            for: .recoverEmail,
+            preferences: LanguagePreferences(stored: account.language)
+        )
+        let link = ActionLinkBuilder(project: project, publicURL: publicURL).link(
+            for: .recoverEmail,
+            code: code,
+            apiKey: apiKey,
+            settings: AcceptedActionCodeSettings(continueURL: nil, handledInApp: false),
+            language: language
+        )
+        let record = ActionCodeRecord(
+            codeHash: hash,
+            projectID: project.id,
+            operation: ActionCodeOperation.recoverEmail.rawValue,
+            localID: localID,
+            email: info.email,
+            newEmail: newEmail,
+            language: language,
+            createdAt: now,
+            expiresAt: now + lifetime * 1_000
+        )
+        let mail = try composer.compose(
+            MailRequest(
+                kind: .recoverEmail,
+                project: project,
+                recipient: info.email,
+                languages: LanguagePreferences(explicit: language),
+                displayName: account.displayName,
+                email: info.email,
+                newEmail: newEmail,
+                link: link,
+                linkLifetimeSeconds: lifetime
+            )
+        )
+        let action = MailAction(
+            requestType: .recoverEmail,
+            email: info.email,
+            newEmail: newEmail,
+            oobCode: code,
+            oobLink: link
+        )
+        return Recovery(localID: localID, record: record, mail: mail, action: action)
+    }
+}

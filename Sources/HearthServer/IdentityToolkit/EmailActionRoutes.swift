@@ -1,0 +1,150 @@
+import HearthBase
+import HearthCore
+import HearthHTTP
+import HearthStore
+
+extension HearthApplication {
+    /// The `requestType` enum of `accounts:sendOobCode`, in proto order (a client may send
+    /// the number instead of the name).
+    static let oobRequestTypes = [
+        "OOB_REQ_TYPE_UNSPECIFIED", "PASSWORD_RESET", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "VERIFY_EMAIL",
+        "RECOVER_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "REVERT_SECOND_FACTOR_ADDITION",
+    ]
+
+    /// `accounts:sendOobCode`, `accounts:resetPassword`, `accounts:signInWithEmailLink` (and
+    /// their legacy names); `accounts:update` with an `oobCode` comes through
+    /// `updateWithActionCode`.
+    func addEmailActionEndpoints(to endpoints: inout IdentityToolkitEndpoints) {
+        endpoints.add(
+            "accounts:sendOobCode",
+            projectScoped: true,
+            handler: identityToolkit { [self] in try sendOobCode($0) }
+        )
+        endpoints.add("accounts:resetPassword", handler: identityToolkit { [self] in try resetPassword($0) })
+        endpoints.add(
+            "accounts:signInWithEmailLink",
+            handler: identityToolkit { [self] in try signInWithEmailLink($0) }
+        )
+    }
+
+    /// `accounts:sendOobCode` (legacy `getOobConfirmationCode`).
+    func sendOobCode(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        guard let typeName = try request.enumValue("requestType", cases: Self.oobRequestTypes),
+            typeName != "OOB_REQ_TYPE_UNSPECIFIED"
+        else { throw AuthError(.missingRequestType) }
+        guard let operation = ActionCodeOperation(rawValue: typeName) else {
+            throw AuthError(.invalidRequestType, "\(typeName) codes cannot be requested.")
+        }
+        let project = caller.project
+        let returnOobLink = try request.bool("returnOobLink") ?? false
+        let sent = try emailActions.sendOobCode(
+            project: project,
+            EmailActionService.Request(
+                operation: operation,
+                email: try request.string("email"),
+                newEmail: try request.string("newEmail"),
+                idToken: try request.string("idToken"),
+                settings: try actionCodeSettings(request),
+                returnOobLink: returnOobLink,
+                caller: caller.isAdmin ? .admin : .client(clientAddress: request.request.remoteAddress),
+                apiKey: request.apiKey ?? project.apiKeys.first ?? "",
+                languages: languagePreferences(request)
+            )
+        )
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
+        object["email"] = .string(sent.email)
+        if let code = sent.oobCode { object["oobCode"] = .string(code) }
+        if let link = sent.oobLink { object["oobLink"] = .string(link) }
+        return .json(.object(object))
+    }
+
+    /// `accounts:resetPassword`: with only `oobCode` it says what the code is, without using
+    /// it; with `newPassword` it uses a password-reset code.
+    func resetPassword(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        let code = try request.string("oobCode") ?? ""
+        let info: ActionCodeInfo
+        if let newPassword = try request.string("newPassword") {
+            info = try emailActions.resetPassword(project: caller.project, code: code, newPassword: newPassword)
+        } else {
+            info = try emailActions.inspect(project: caller.project, code: code)
+        }
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#ResetPasswordResponse"
+        object["email"] = .string(info.email)
+        if let newEmail = info.newEmail { object["newEmail"] = .string(newEmail) }
+        object["requestType"] = .string(info.operation.rawValue)
+        return .json(.object(object))
+    }
+
+    /// `accounts:update` with an `oobCode`: verify the email, change it to the verified new
+    /// address, or undo a change.
+    func updateWithActionCode(_ request: IdentityToolkitRequest, caller: IdentityToolkitCaller) throws -> Response {
+        let applied = try emailActions.apply(
+            project: caller.project,
+            code: try request.string("oobCode") ?? "",
+            apiKey: request.apiKey ?? caller.project.apiKeys.first ?? ""
+        )
+        guard case .object(var object) = AccountJSON.updated(applied.account, tokens: nil) else {
+            preconditionFailure("an account is written as a JSON object")
+        }
+        if applied.info.operation == .recoverEmail || applied.info.operation == .verifyAndChangeEmail {
+            object["newEmail"] = .string(applied.info.newEmail ?? "")
+        }
+        return .json(.object(object))
+    }
+
+    /// `accounts:signInWithEmailLink` (legacy `emailLinkSignin`).
+    func signInWithEmailLink(_ request: IdentityToolkitRequest) throws -> Response {
+        let caller = try caller(of: request)
+        try Self.refuseTenant(request)
+        if request.has("idToken") {
+            throw AuthError(
+                .operationNotAllowed,
+                "Linking an email link to a signed-in user is not supported; sign in with the link instead."
+            )
+        }
+        let signedIn = try emailActions.signIn(
+            project: caller.project,
+            email: try request.string("email") ?? "",
+            code: try request.string("oobCode") ?? ""
+        )
+        var object = JSONObject()
+        object["kind"] = "identitytoolkit#EmailLinkSigninResponse"
+        object["localId"] = .string(signedIn.account.localID)
+        object["email"] = .string(signedIn.account.email ?? "")
+        object["isNewUser"] = .bool(signedIn.isNewUser)
+        AccountJSON.addTokens(signedIn.tokens, to: &object)
+        return .json(.object(object))
+    }
+
+    /// The `ActionCodeSettings` fields of a `sendOobCode` body.
+    private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettings {
+        ActionCodeSettings(
+            continueURL: try request.string("continueUrl"),
+            canHandleCodeInApp: try request.bool("canHandleCodeInApp") ?? false,
+            iOSBundleID: try request.string("iOSBundleId"),
+            iOSAppStoreID: try request.string("iOSAppStoreId"),
+            androidPackageName: try request.string("androidPackageName"),
+            androidInstallApp: try request.bool("androidInstallApp") ?? false,
+            androidMinimumVersion: try request.string("androidMinimumVersion")
+                ?? request.string("androidMinimumVersionCode"),
+            linkDomain: try request.string("linkDomain"),
+            dynamicLinkDomain: try request.string("dynamicLinkDomain")
+        )
+    }
+
+    /// The language the caller asks for: `X-Firebase-Locale` or `languageCode`, then
+    /// `Accept-Language` (the user's stored language is added by the service).
+    private func languagePreferences(_ request: IdentityToolkitRequest) throws -> LanguagePreferences {
+        let header = request.request.headers["x-firebase-locale"].flatMap { $0.isEmpty ? nil : $0 }
+        return LanguagePreferences(
+            explicit: try header ?? request.string("languageCode"),
+            acceptLanguage: request.request.headers["accept-language"]
+        )
+    }
+}
