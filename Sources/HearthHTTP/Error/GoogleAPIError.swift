@@ -94,16 +94,28 @@ public struct GoogleAPIError: HTTPResponseError, Sendable, Equatable, CustomStri
         return copy
     }
 
-    public static func invalidArgument(_ message: String) -> GoogleAPIError { GoogleAPIError(.invalidArgument, message) }
-    public static func failedPrecondition(_ message: String) -> GoogleAPIError { GoogleAPIError(.failedPrecondition, message) }
-    public static func unauthenticated(_ message: String) -> GoogleAPIError { GoogleAPIError(.unauthenticated, message) }
-    public static func permissionDenied(_ message: String) -> GoogleAPIError { GoogleAPIError(.permissionDenied, message) }
+    public static func invalidArgument(_ message: String) -> GoogleAPIError {
+        GoogleAPIError(.invalidArgument, message)
+    }
+    public static func failedPrecondition(_ message: String) -> GoogleAPIError {
+        GoogleAPIError(.failedPrecondition, message)
+    }
+    public static func unauthenticated(_ message: String) -> GoogleAPIError {
+        GoogleAPIError(.unauthenticated, message)
+    }
+    public static func permissionDenied(_ message: String) -> GoogleAPIError {
+        GoogleAPIError(.permissionDenied, message)
+    }
     public static func notFound(_ message: String) -> GoogleAPIError { GoogleAPIError(.notFound, message) }
     public static func alreadyExists(_ message: String) -> GoogleAPIError { GoogleAPIError(.alreadyExists, message) }
-    public static func resourceExhausted(_ message: String) -> GoogleAPIError { GoogleAPIError(.resourceExhausted, message) }
+    public static func resourceExhausted(_ message: String) -> GoogleAPIError {
+        GoogleAPIError(.resourceExhausted, message)
+    }
     public static func unavailable(_ message: String) -> GoogleAPIError { GoogleAPIError(.unavailable, message) }
     /// The answer to an unexpected failure: says nothing about what failed.
-    public static func `internal`(_ message: String = "INTERNAL") -> GoogleAPIError { GoogleAPIError(.internal, message) }
+    public static func `internal`(_ message: String = "INTERNAL") -> GoogleAPIError {
+        GoogleAPIError(.internal, message)
+    }
 
     /// The `errors[0].reason` Google uses for a status code.
     static func defaultReason(for code: HTTPStatus) -> String {

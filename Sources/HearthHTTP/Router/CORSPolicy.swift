@@ -11,7 +11,11 @@ public struct CORSPolicy: Sendable {
     /// How long a browser may cache a preflight answer.
     public var maxAgeSeconds: Int
 
-    public init(allowOrigin: String = "*", allowHeaders: [String] = CORSPolicy.firebaseHeaders, maxAgeSeconds: Int = 3600) {
+    public init(
+        allowOrigin: String = "*",
+        allowHeaders: [String] = CORSPolicy.firebaseHeaders,
+        maxAgeSeconds: Int = 3600
+    ) {
         self.allowOrigin = allowOrigin
         self.allowHeaders = allowHeaders
         self.maxAgeSeconds = maxAgeSeconds

@@ -20,15 +20,23 @@ struct RoutePattern: Sendable, Equatable {
         segments = raw.map { text in
             precondition(!text.isEmpty, "route pattern \(pattern) has an empty segment")
             guard text.hasPrefix("{") else {
-                precondition(!text.contains("{") && !text.contains("}"), "route pattern \(pattern): braces inside \(text)")
+                precondition(
+                    !text.contains("{") && !text.contains("}"),
+                    "route pattern \(pattern): braces inside \(text)"
+                )
                 return .literal(String(text))
             }
-            guard let close = text.firstIndex(of: "}") else { preconditionFailure("route pattern \(pattern): unclosed {") }
+            guard let close = text.firstIndex(of: "}") else {
+                preconditionFailure("route pattern \(pattern): unclosed {")
+            }
             let name = String(text[text.index(after: text.startIndex)..<close])
             precondition(!name.isEmpty, "route pattern \(pattern): empty parameter name")
             let rest = text[text.index(after: close)...]
             if rest.isEmpty { return .parameter(name) }
-            precondition(rest.hasPrefix(":") && rest.count > 1, "route pattern \(pattern): expected :verb after {\(name)}")
+            precondition(
+                rest.hasPrefix(":") && rest.count > 1,
+                "route pattern \(pattern): expected :verb after {\(name)}"
+            )
             return .parameterWithVerb(name: name, verb: String(rest.dropFirst()))
         }
     }

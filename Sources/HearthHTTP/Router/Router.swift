@@ -71,8 +71,12 @@ public struct Router: HTTPResponder {
 
         let methods = allowedMethods(segments)
         guard !methods.isEmpty else {
-            return GoogleAPIError(code: .notFound, message: "No route for \(request.method) \(request.path)", status: .notFound)
-                .response()
+            return GoogleAPIError(
+                code: .notFound,
+                message: "No route for \(request.method) \(request.path)",
+                status: .notFound
+            )
+            .response()
         }
         let allow = methods.joined(separator: ", ")
         if request.method == .options, let cors {
@@ -95,7 +99,9 @@ public struct Router: HTTPResponder {
         return segments[...]
     }
 
-    private func findHandler(_ segments: ArraySlice<Substring>, _ method: HTTPMethod) -> (Handler, [PathParameters.Parameter])? {
+    private func findHandler(_ segments: ArraySlice<Substring>, _ method: HTTPMethod) -> (
+        Handler, [PathParameters.Parameter]
+    )? {
         var found: (Handler, [PathParameters.Parameter])?
         var scratch: [PathParameters.Parameter] = []
         root.visitMatches(segments, &scratch) { node, parameters in

@@ -80,7 +80,9 @@ final class Daemon: Sendable {
         core.release()
     }
 
-    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil) -> MHD_OptionItem {
+    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil)
+        -> MHD_OptionItem
+    {
         MHD_OptionItem(option: option, value: value, ptr_value: pointer)
     }
 }

@@ -34,19 +34,23 @@ enum MicroHTTPDCallbacks {
         guard let requestContext, let state = requestContext.pointee else { return }
         requestContext.pointee = nil
         Unmanaged<RequestState>.fromOpaque(state).release()
-        Unmanaged<ServerCore>.fromOpaque(serverContext!).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+        Unmanaged<ServerCore>.fromOpaque(serverContext!).takeUnretainedValue().inFlight.subtract(
+            1,
+            ordering: .releasing
+        )
     }
 
     /// Leaves paths and query arguments percent-encoded (returns their length unchanged):
     /// libmicrohttpd's own unescaping would decode `%2F` into a path separator before routing,
     /// and does not turn `+` into a space in query values. ``RequestPath`` and ``QueryItems``
     /// decode instead.
-    static let keepEscaped: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = {
-        _,
-        _,
-        text in
-        strlen(text!)
-    }
+    static let keepEscaped:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = {
+            _,
+            _,
+            text in
+            strlen(text!)
+        }
 
     /// Sends libmicrohttpd's messages to the server log as warnings.
     static let logger: MHD_LogCallback = { serverContext, format, arguments in

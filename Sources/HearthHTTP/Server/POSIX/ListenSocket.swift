@@ -41,7 +41,11 @@ enum ListenSocket {
             throw .invalidAddress(host)
         }
 
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(
+            family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+            0
+        )
         guard descriptor >= 0 else { throw .systemCall("socket", errno: errno) }
         do throws(HTTPServerError) {
             // Lets a restarted server bind while old connections sit in TIME_WAIT; it does not
