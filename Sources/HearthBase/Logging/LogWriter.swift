@@ -54,6 +54,11 @@ public final class LogWriter: Sendable {
         if mustFlush { buffer.flush(waiting: false) }
     }
 
+    /// Appends one line of ready-made bytes (without the newline).
+    public func appendLine(_ line: UnsafeBufferPointer<UInt8>) {
+        appendLine { $0.append(contentsOf: line) }
+    }
+
     /// Writes everything buffered so far before returning.
     public func flush() {
         buffer.flush(waiting: true)
