@@ -14,6 +14,9 @@ import Testing
         router.post("/echo") { request in .json(try request.jsonBody()) }
         router.add(.get, "/inspect/{name}", inspect)
         router.add(.post, "/inspect/{name}", inspect)
+        router.get("/inject") { request in
+            Response(status: .ok, headers: ["X-Echo": request.query["v"] ?? ""], body: Array("ok".utf8))
+        }
         router.get("/slow") { _ in
             usleep(1_000_000)
             return .json(["slow": true])
@@ -140,6 +143,16 @@ import Testing
         #expect(next.text == #"{"ok":true}"#)
     }
 
+    @Test func dropsResponseHeaderValuesThatWouldSplitTheResponse() throws {
+        let server = try startServer()
+        let connection = try RawConnection(port: server.boundPort!)
+        let response = try connection.request("GET", "/inject?v=a%0D%0AX-Injected:%20yes")
+        #expect(response.status == 200)
+        #expect(response.header("x-injected") == nil)
+        #expect(response.header("x-echo") == nil)
+        #expect(try connection.request("GET", "/inject?v=plain").header("x-echo") == "plain")
+    }
+
     @Test func answersPreflightsWith204AndCORSHeaders() throws {
         let server = try startServer()
         let connection = try RawConnection(port: server.boundPort!)
@@ -170,6 +183,19 @@ import Testing
         #expect(try JSONValue.parse(response.body)["error"]?["code"] == 413)
         // The unread body cannot be skipped, so the server closes the connection.
         #expect(connection.waitForClose(seconds: 5))
+    }
+
+    @Test func answers100ContinueOnlyForAcceptableBodies() throws {
+        let server = try startServer()
+        let accepted = try RawConnection(port: server.boundPort!)
+        try accepted.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 7\r\n\r\n")
+        #expect(try accepted.readResponse(bodyExpected: false).status == 100)
+        try accepted.send("{\"a\":1}")
+        #expect(try accepted.readResponse().text == #"{"a":1}"#)
+
+        let refused = try RawConnection(port: server.boundPort!)
+        try refused.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 10000000\r\n\r\n")
+        #expect(try refused.readResponse().status == 413)
     }
 
     @Test func rejectsAChunkedBodyThatGrowsPastTheLimit() throws {
