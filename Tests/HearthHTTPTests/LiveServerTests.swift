@@ -11,6 +11,8 @@ import Testing
     static func router() -> Router {
         var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes)
         router.get("/healthz") { _ in .json(bytes: Array(#"{"ok":true}"#.utf8)) }
+        let fixed = Response.json(["fixed": true]).fixed()
+        router.get("/fixed") { _ in fixed }
         router.post("/echo") { request in .json(try request.jsonBody()) }
         router.add(.get, "/inspect/{name}", inspect)
         router.add(.post, "/inspect/{name}", inspect)
@@ -70,6 +72,39 @@ import Testing
         let posted = try connection.request("POST", "/echo", body: Array(#"{"a":[1,2]}"#.utf8))
         #expect(posted.text == #"{"a":[1,2]}"#)
         #expect(try connection.request("GET", "/healthz").status == 200)
+    }
+
+    @Test func reusesAFixedResponseAcrossConnectionsAndThreads() throws {
+        let server = try startServer()
+        let port = server.boundPort!
+        let failures = Outcome<Int>()
+        failures.value = 0
+        let clients = (0..<6).map { _ in
+            TestThread {
+                var failed = 0
+                if let connection = try? RawConnection(port: port) {
+                    for index in 0..<200 {
+                        let method = index % 5 == 0 ? "HEAD" : "GET"
+                        let response = try? connection.request(method, "/fixed")
+                        let expected = method == "HEAD" ? "" : #"{"fixed":true}"#
+                        if response?.status != 200 || response?.text != expected
+                            || response?.header("content-length") != "14"
+                        {
+                            failed += 1
+                        }
+                    }
+                } else {
+                    failed = 200
+                }
+                failures.add(failed)
+            }
+        }
+        for client in clients { #expect(client.join()) }
+        #expect(failures.value == 0)
+        // While draining, a fixed response still announces the close.
+        let connection = try RawConnection(port: port)
+        server.beginShutdown()
+        #expect(try connection.request("GET", "/fixed").header("connection")?.lowercased() == "close")
     }
 
     @Test func answersPipelinedRequestsInOrder() throws {

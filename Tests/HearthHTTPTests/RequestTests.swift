@@ -1,6 +1,7 @@
 import HearthBase
-import HearthHTTP
 import Testing
+
+@testable import HearthHTTP
 
 @Suite struct RequestTests {
     @Test func splitsTheTargetIntoPathAndDecodedQuery() {
@@ -98,6 +99,21 @@ import Testing
         #expect(response.headers["content-type"] == "application/json; charset=UTF-8")
         #expect(response.headers["cache-control"] == "no-store")
         #expect(response.body == Array(#"{"ok":true}"#.utf8))
+    }
+
+    @Test func forgetsItsFixedWireFormWhenChanged() {
+        let fixed = Response.json(["ok": true]).fixed()
+        #expect(fixed.wireForm != nil)
+        var changed = fixed
+        changed.headers.add("Access-Control-Allow-Origin", "*")
+        #expect(changed.wireForm == nil)
+        var restatused = fixed
+        restatused.status = .created
+        #expect(restatused.wireForm == nil)
+        var rebodied = fixed
+        rebodied.body = []
+        #expect(rebodied.wireForm == nil)
+        #expect(Response.json(["ok": true]).wireForm == nil)
     }
 
     @Test func buildsTextHTMLRedirectAndEmptyResponses() {

@@ -193,10 +193,16 @@ final class TestThread: Sendable {
 
 /// A value handed from a ``TestThread`` to the test.
 final class Outcome<Value: Sendable>: Sendable {
-    private let storage = Mutex<Value?>(nil)
+    fileprivate let storage = Mutex<Value?>(nil)
 
     var value: Value? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
+    }
+}
+
+extension Outcome where Value == Int {
+    func add(_ amount: Int) {
+        storage.withLock { $0 = ($0 ?? 0) + amount }
     }
 }
