@@ -377,6 +377,24 @@ import Testing
         #expect(server.boundPort == nil)
     }
 
+    @Test func canBeginShutdownFromAHandler() throws {
+        let serverBox = Outcome<HTTPServer>()
+        let server = HTTPServer(configuration: .init(accessLog: nil, log: LogCapture().log)) { _ in
+            serverBox.value?.beginShutdown()
+            return .text("bye")
+        }
+        serverBox.value = server
+        try server.start()
+        let port = server.boundPort!
+        let response = try RawConnection(port: port).request("POST", "/admin/shutdown")
+        #expect(response.text == "bye")
+        #expect(response.header("connection")?.lowercased() == "close")
+        #expect(throws: RawClientError.self) { try RawConnection(port: port) }
+        #expect(server.waitForInFlight(timeout: .seconds(5)))
+        server.stop()
+        serverBox.value = nil
+    }
+
     @Test func reportsWhetherInFlightRequestsFinishedInTime() throws {
         let server = try startServer()
         let port = server.boundPort!
