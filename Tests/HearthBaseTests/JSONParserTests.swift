@@ -120,6 +120,21 @@ import Testing
         }
     }
 
+    @Test func findsSpecialBytesAtEveryOffsetOfALongString() throws {
+        // The string scanner reads eight bytes at a time; put each special byte at every offset.
+        for offset in 0..<24 {
+            let prefix = String(repeating: "a", count: offset)
+            let suffix = String(repeating: "b", count: 24 - offset)
+            #expect(try parse("\"\(prefix)\\n\(suffix)\"") == .string(prefix + "\n" + suffix))
+            #expect(try parse("\"\(prefix)é\(suffix)\"") == .string(prefix + "é" + suffix))
+            #expect(try parse("[\"\(prefix)\",\"\(suffix)\"]") == [.string(prefix), .string(suffix)])
+            #expect(reason("\"\(prefix)\u{1}\(suffix)\"") == .controlCharacterInString)
+            #expect(reason("\"\(prefix)\u{7F}\(suffix)") == .unexpectedEnd)
+            let invalid = Array("\"\(prefix)".utf8) + [0xC3] + Array("\(suffix)\"".utf8)
+            #expect((try? JSONValue.parse(invalid)) == nil)
+        }
+    }
+
     @Test func rejectsTrailingCommasAndMissingSeparators() {
         #expect(reason("[1,]") == .unexpectedByte(UInt8(ascii: "]")))
         #expect(reason(#"{"a":1,}"#) == .unexpectedByte(UInt8(ascii: "}")))

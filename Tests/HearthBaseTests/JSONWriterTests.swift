@@ -18,6 +18,18 @@ import Testing
         #expect(text("https://example.com/a?b=c") == #""https://example.com/a?b=c""#)
     }
 
+    @Test func escapesSpecialBytesAtEveryOffset() throws {
+        // The writer skips plain text eight bytes at a time; check every position.
+        for offset in 0..<20 {
+            for special in ["\"", "\\", "\n", "\u{1}", "é"] {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 19 - offset)
+                let bytes = JSONValue.string(text).serialized()
+                #expect(try JSONValue.parse(bytes) == .string(text))
+                #expect(bytes.count == text.utf8.count + 2 + (special == "é" ? 0 : special == "\u{1}" ? 5 : 1))
+            }
+        }
+    }
+
     @Test func writesIntegersExactly() {
         #expect(text(.int(.max)) == "9223372036854775807")
         #expect(text(.int(.min)) == "-9223372036854775808")

@@ -123,45 +123,51 @@ public struct JSONWriter: Sendable {
 
     /// Appends `text` as a quoted, escaped JSON string.
     public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &bytes) }
-        if done == nil { appendEscaped(Array(text.utf8), to: &bytes) }
-        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            appendEscaped(utf8, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     /// Appends the UTF-8 `source` with JSON string escapes, copying unescaped runs in bulk.
     public static func appendEscaped(_ source: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        let done: Void? = source.withContiguousStorageIfAvailable { buffer in
-            var runStart = 0
-            for index in 0..<buffer.count {
-                let byte = buffer[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
-                }
-                appendEscape(for: byte, to: &bytes)
-                runStart = index + 1
-            }
-            if runStart < buffer.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
-        }
+        let done: Void? = source.withContiguousStorageIfAvailable { appendEscaped($0, to: &bytes) }
         if done == nil { appendEscaped(Array(source), to: &bytes) }
     }
 
-    private static func appendEscape(for byte: UInt8, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\\"))
+    private static func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        JSONByteScan.forEachRun(in: buffer) {
+            bytes.append(contentsOf: $0)
+        } special: { byte in
+            forEachEscapeByte(of: byte) { bytes.append($0) }
+        }
+    }
+
+    /// Produces the escape sequence for a byte that must be escaped (`"`, `\`, control).
+    static func forEachEscapeByte(of byte: UInt8, _ emit: (UInt8) -> Void) {
+        emit(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): emit(byte)
+        case 0x0A: emit(UInt8(ascii: "n"))
+        case 0x0D: emit(UInt8(ascii: "r"))
+        case 0x09: emit(UInt8(ascii: "t"))
+        case 0x08: emit(UInt8(ascii: "b"))
+        case 0x0C: emit(UInt8(ascii: "f"))
         default:
             let hex: StaticString = "0123456789abcdef"
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0xF)])
+            emit(UInt8(ascii: "u"))
+            emit(UInt8(ascii: "0"))
+            emit(UInt8(ascii: "0"))
+            emit(hex.utf8Start[Int(byte >> 4)])
+            emit(hex.utf8Start[Int(byte & 0xF)])
         }
+    }
+
+    /// The most bytes `text` can take once quoted and escaped (every byte as `\u00XX`).
+    public static func maximumEscapedSize(of text: String) -> Int {
+        text.utf8.count * 6 + 2
     }
 
     /// Appends the decimal digits of `value`.

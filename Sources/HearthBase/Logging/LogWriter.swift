@@ -54,6 +54,11 @@ public final class LogWriter: Sendable {
         if mustFlush { buffer.flush(waiting: false) }
     }
 
+    /// Appends one line of ready-made bytes (without the newline).
+    public func appendLine(_ line: UnsafeBufferPointer<UInt8>) {
+        appendLine { $0.append(contentsOf: line) }
+    }
+
     /// Writes everything buffered so far before returning.
     public func flush() {
         buffer.flush(waiting: true)
@@ -195,14 +200,19 @@ private final class FlushThreadContext: Sendable {
     }
 
     func run() {
+        // Sleep in short slices so that a writer's deinit ends this thread promptly even when
+        // the flush interval is long.
+        let slice: Int64 = min(intervalNanoseconds, 50_000_000)
+        var sinceFlush: Int64 = 0
         while !buffer.stopped.load(ordering: .acquiring) {
-            var delay = timespec(
-                tv_sec: Int(intervalNanoseconds / 1_000_000_000),
-                tv_nsec: Int(intervalNanoseconds % 1_000_000_000)
-            )
+            var delay = timespec(tv_sec: Int(slice / 1_000_000_000), tv_nsec: Int(slice % 1_000_000_000))
             var remaining = timespec()
             while nanosleep(&delay, &remaining) != 0 && errno == EINTR { delay = remaining }
-            buffer.flush(waiting: true)
+            sinceFlush += slice
+            if sinceFlush >= intervalNanoseconds {
+                buffer.flush(waiting: true)
+                sinceFlush = 0
+            }
         }
     }
 }

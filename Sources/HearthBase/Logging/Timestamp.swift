@@ -3,6 +3,14 @@
 public enum Timestamp {
     /// Appends `milliseconds` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func appendISO8601(milliseconds: Int64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
+            writeISO8601(milliseconds: milliseconds, to: out)
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        }
+    }
+
+    /// Writes the 24 bytes of the timestamp into `out`.
+    static func writeISO8601(milliseconds: Int64, to out: UnsafeMutableBufferPointer<UInt8>) {
         var days = milliseconds / 86_400_000
         var millisOfDay = milliseconds % 86_400_000
         if millisOfDay < 0 {
@@ -11,25 +19,21 @@ public enum Timestamp {
         }
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let time = Int(millisOfDay)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
-            let year = Int(year)
-            put4(year, out, 0)
-            out[4] = UInt8(ascii: "-")
-            put2(Int(month), out, 5)
-            out[7] = UInt8(ascii: "-")
-            put2(Int(day), out, 8)
-            out[10] = UInt8(ascii: "T")
-            put2(time / 3_600_000, out, 11)
-            out[13] = UInt8(ascii: ":")
-            put2(time / 60_000 % 60, out, 14)
-            out[16] = UInt8(ascii: ":")
-            put2(time / 1000 % 60, out, 17)
-            out[19] = UInt8(ascii: ".")
-            put2(time % 1000 / 10, out, 20)
-            out[22] = UInt8(ascii: "0") &+ UInt8(time % 10)
-            out[23] = UInt8(ascii: "Z")
-            bytes.append(contentsOf: UnsafeBufferPointer(out))
-        }
+        put4(Int(year), out, 0)
+        out[4] = UInt8(ascii: "-")
+        put2(Int(month), out, 5)
+        out[7] = UInt8(ascii: "-")
+        put2(Int(day), out, 8)
+        out[10] = UInt8(ascii: "T")
+        put2(time / 3_600_000, out, 11)
+        out[13] = UInt8(ascii: ":")
+        put2(time / 60_000 % 60, out, 14)
+        out[16] = UInt8(ascii: ":")
+        put2(time / 1000 % 60, out, 17)
+        out[19] = UInt8(ascii: ".")
+        put2(time % 1000 / 10, out, 20)
+        out[22] = UInt8(ascii: "0") &+ UInt8(time % 10)
+        out[23] = UInt8(ascii: "Z")
     }
 
     /// The proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`).

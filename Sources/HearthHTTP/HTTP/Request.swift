@@ -100,25 +100,33 @@ enum RequestPath {
     /// segments are kept, so `//x` matches no route.
     static func segments(of path: String) -> [Substring] {
         let utf8 = path.utf8
-        var segments: [Substring] = []
-        segments.reserveCapacity(utf8.count(where: { $0 == UInt8(ascii: "/") }) + 1)
-        var start = utf8.startIndex
-        if start != utf8.endIndex && utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
-        var needsDecoding = false
-        var index = start
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "/") {
-                segments.append(segment(path[start..<index], decoding: needsDecoding))
-                needsDecoding = false
-                start = utf8.index(after: index)
-            } else if byte == UInt8(ascii: "%") {
-                needsDecoding = true
-            }
-            index = utf8.index(after: index)
+        func slice(_ start: Int, _ end: Int) -> Substring {
+            path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
         }
-        if start != utf8.endIndex { segments.append(segment(path[start...], decoding: needsDecoding)) }
-        return segments
+        // Scan raw bytes (fast); slicing at UTF-8 offsets is O(1) on native strings.
+        let scanned = utf8.withContiguousStorageIfAvailable { bytes -> [Substring] in
+            var segments: [Substring] = []
+            var slashes = 0
+            for byte in bytes where byte == UInt8(ascii: "/") { slashes += 1 }
+            segments.reserveCapacity(slashes)
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            var encoded = false
+            for index in start..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "/"):
+                    segments.append(segment(slice(start, index), decoding: encoded))
+                    start = index + 1
+                    encoded = false
+                case UInt8(ascii: "%"):
+                    encoded = true
+                default:
+                    break
+                }
+            }
+            if start < bytes.count { segments.append(segment(slice(start, bytes.count), decoding: encoded)) }
+            return segments
+        }
+        return scanned ?? segments(of: String(decoding: Array(utf8), as: UTF8.self))
     }
 
     private static func segment(_ raw: Substring, decoding: Bool) -> Substring {

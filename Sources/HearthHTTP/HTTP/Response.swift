@@ -3,14 +3,33 @@ public import HearthBase
 /// What a handler answers: status, header fields and body bytes. `Content-Length` and `Date`
 /// are added by the server.
 public struct Response: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var status: HTTPStatus {
+        didSet { wireForm = nil }
+    }
+    public var headers: HTTPHeaders {
+        didSet { wireForm = nil }
+    }
+    public var body: [UInt8] {
+        didSet { wireForm = nil }
+    }
+    /// Set by ``fixed()``: the server's reusable encoding of this exact response. Any change to
+    /// the response drops it.
+    private(set) var wireForm: FixedWireForm?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Marks a response that never changes — a health check, a key set, a well-known file —
+    /// so that the server builds its wire form once and reuses it for every request that
+    /// returns this value (keep it in a `let` and return that). Changing any property of the
+    /// returned value turns it back into an ordinary response.
+    public func fixed() -> Response {
+        var copy = self
+        copy.wireForm = FixedWireForm()
+        return copy
     }
 
     public static let jsonContentType = "application/json; charset=UTF-8"

@@ -22,6 +22,8 @@ public struct Router: HTTPResponder {
     private var root = RouteNode()
     /// Alias prefixes, as segments, stripped from a path before matching.
     private let aliases: [[Substring]]
+    /// The byte length of each alias's first segment, to skip most comparisons.
+    private let aliasFirstLengths: [Int]
     /// `nil` disables CORS handling: `OPTIONS` then only reaches explicit routes.
     public var cors: CORSPolicy?
     /// Where unexpected handler errors are reported.
@@ -29,6 +31,7 @@ public struct Router: HTTPResponder {
 
     public init(aliasPrefixes: [String] = [], cors: CORSPolicy? = .permissive, log: Log = Log()) {
         aliases = aliasPrefixes.map { RequestPath.segments(of: $0) }.filter { !$0.isEmpty }
+        aliasFirstLengths = aliases.map { $0[0].utf8.count }
         self.cors = cors
         self.log = log
     }
@@ -92,8 +95,9 @@ public struct Router: HTTPResponder {
     }
 
     private func stripAlias(_ segments: [Substring]) -> ArraySlice<Substring> {
-        guard let first = segments.first else { return segments[...] }
-        for alias in aliases where alias[0].utf8.count == first.utf8.count && segments.starts(with: alias) {
+        guard let length = segments.first?.utf8.count else { return segments[...] }
+        for (index, alias) in aliases.enumerated()
+        where aliasFirstLengths[index] == length && segments.starts(with: alias) {
             return segments[alias.count...]
         }
         return segments[...]

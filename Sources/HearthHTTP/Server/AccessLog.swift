@@ -17,29 +17,29 @@ public struct AccessLog: Sendable {
 
     func record(method: HTTPMethod, path: String, status: Int, bytes: Int, durationMicros: Int64, remote: String) {
         let milliseconds = clock.nowMilliseconds()
-        writer.appendLine { line in
-            line.appendLiteral(#"{"ts":""#)
-            Timestamp.appendISO8601(milliseconds: milliseconds, to: &line)
-            line.appendLiteral(#"","method":"#)
-            JSONWriter.appendQuoted(method.rawValue, to: &line)
-            line.appendLiteral(#","path":"#)
-            JSONWriter.appendQuoted(path, to: &line)
-            line.appendLiteral(#","status":"#)
-            JSONWriter.appendInteger(Int64(status), to: &line)
-            line.appendLiteral(#","bytes":"#)
-            JSONWriter.appendInteger(Int64(bytes), to: &line)
-            line.appendLiteral(#","durationMicros":"#)
-            JSONWriter.appendInteger(durationMicros, to: &line)
-            line.appendLiteral(#","remote":"#)
-            JSONWriter.appendQuoted(remote, to: &line)
+        let method = method.rawValue
+        // Formatted on the stack, then copied under the writer's lock in one piece.
+        let capacity =
+            160 + JSONWriter.maximumEscapedSize(of: method) + JSONWriter.maximumEscapedSize(of: path)
+            + JSONWriter.maximumEscapedSize(of: remote)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var line = UnsafeByteWriter(buffer)
+            line.append(#"{"ts":""#)
+            line.appendISO8601(milliseconds: milliseconds)
+            line.append(#"","method":"#)
+            line.appendQuoted(method)
+            line.append(#","path":"#)
+            line.appendQuoted(path)
+            line.append(#","status":"#)
+            line.appendInteger(Int64(status))
+            line.append(#","bytes":"#)
+            line.appendInteger(Int64(bytes))
+            line.append(#","durationMicros":"#)
+            line.appendInteger(durationMicros)
+            line.append(#","remote":"#)
+            line.appendQuoted(remote)
             line.append(UInt8(ascii: "}"))
+            writer.appendLine(line.written)
         }
-    }
-}
-
-extension [UInt8] {
-    /// Appends a literal's bytes without going through `String.UTF8View`'s generic path.
-    mutating func appendLiteral(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

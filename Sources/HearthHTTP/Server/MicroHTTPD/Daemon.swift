@@ -5,13 +5,12 @@ import Synchronization
 /// Owns one running `MHD_Daemon`, its listening socket and the retained ``ServerCore`` that
 /// the callbacks see; stops them in `deinit` if ``stop()`` was not called.
 final class Daemon: Sendable {
-    /// libmicrohttpd's quiesce and stop calls may come from any thread; the atomics below make
-    /// each happen once, and nothing else touches the pointer.
+    /// Only `quiesce()` and `stop()` use the pointer, and `lifecycle` orders them (each runs
+    /// once, never a quiesce after the stop has begun).
     nonisolated(unsafe) private let pointer: OpaquePointer
     private let listenDescriptor: Int32
     private let core: Unmanaged<ServerCore>
-    private let quiesced = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
+    private let lifecycle = Mutex<(quiesced: Bool, stopped: Bool)>((false, false))
     let port: Int
 
     init(configuration: HTTPServer.Configuration, core: ServerCore) throws(HTTPServerError) {
@@ -59,24 +58,31 @@ final class Daemon: Sendable {
 
     /// Stops accepting connections; open ones carry on.
     func quiesce() {
-        guard !stopped.load(ordering: .acquiring),
-            quiesced.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        _ = MHD_quiesce_daemon(pointer)
-        // The socket may not be closed before MHD_stop_daemon (a worker could still hold it),
-        // but while it stays open the kernel would keep completing handshakes nobody accepts.
-        // Shutting it down for reading ends the listen state: new connections are refused.
-        shutdown(listenDescriptor, Int32(SHUT_RD))
+        // Held through the call (it only signals the workers), so a concurrent stop() waits.
+        lifecycle.withLock { state in
+            guard !state.quiesced && !state.stopped else { return }
+            state.quiesced = true
+            _ = MHD_quiesce_daemon(pointer)
+            // The socket may not be closed before MHD_stop_daemon (a worker could still hold
+            // it), but while it stays open the kernel would keep completing handshakes nobody
+            // accepts. Shutting it down for reading ends the listen state: connects are refused.
+            shutdown(listenDescriptor, Int32(SHUT_RD))
+        }
     }
 
     /// Closes every connection and joins the worker threads. Idempotent.
     func stop() {
-        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            return
+        // Not held through MHD_stop_daemon: it waits for handlers, and one of them may be
+        // calling quiesce() (which then sees `stopped` and returns).
+        let quiesced = lifecycle.withLock { state -> Bool? in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return state.quiesced
         }
+        guard let quiesced else { return }
         MHD_stop_daemon(pointer)
         // After a quiesce the socket is ours to close; otherwise MHD_stop_daemon closed it.
-        if quiesced.load(ordering: .acquiring) { close(listenDescriptor) }
+        if quiesced { close(listenDescriptor) }
         core.release()
     }
 

@@ -121,26 +121,19 @@ extension ServerCore {
         startNanoseconds: UInt64
     ) -> MHD_Result {
         let allowsBody = response.status.allowsBody
-        let created = response.body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
-                allowsBody ? raw.count : 0,
-                UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                .RESPMEM_MUST_COPY
-            )
-        }
-        guard let mhdResponse = created else { return .NO }
-        for field in response.headers {
-            // libmicrohttpd refuses values with CR or LF (no header injection) and a
-            // hand-written Content-Length; such fields are dropped.
-            _ = field.name.withCString { name in
-                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+        let queued: MHD_Result
+        if let fixed = response.wireForm, !draining.load(ordering: .relaxed) {
+            guard let mhdResponse = fixed.mhdResponse({ Self.makeResponse(response, closing: false) }) else {
+                return .NO
             }
+            queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+        } else {
+            guard let mhdResponse = Self.makeResponse(response, closing: draining.load(ordering: .relaxed)) else {
+                return .NO
+            }
+            queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+            MHD_destroy_response(mhdResponse)
         }
-        if draining.load(ordering: .relaxed) {
-            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
-        }
-        let queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
-        MHD_destroy_response(mhdResponse)
 
         if let accessLog {
             let elapsed = Self.monotonicNanoseconds() &- startNanoseconds
@@ -154,6 +147,30 @@ extension ServerCore {
             )
         }
         return queued
+    }
+
+    /// Builds the libmicrohttpd form of `response` (the caller destroys it).
+    private static func makeResponse(_ response: Response, closing: Bool) -> OpaquePointer? {
+        let allowsBody = response.status.allowsBody
+        let created = response.body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(
+                allowsBody ? raw.count : 0,
+                UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                .RESPMEM_MUST_COPY
+            )
+        }
+        guard let mhdResponse = created else { return nil }
+        for field in response.headers {
+            // libmicrohttpd refuses values with CR or LF (no header injection) and a
+            // hand-written Content-Length; such fields are dropped.
+            _ = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+        }
+        if closing {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        return mhdResponse
     }
 
     // MARK: Reading the request from libmicrohttpd
