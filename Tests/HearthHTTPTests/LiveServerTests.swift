@@ -101,8 +101,11 @@ import Testing
         }
         for client in clients { #expect(client.join()) }
         #expect(failures.value == 0)
-        // While draining, a fixed response still announces the close.
+        // While draining, a fixed response still announces the close. The connection is used
+        // once first, so it is surely accepted (not still in the listen backlog, which a
+        // shutdown resets) when the drain begins.
         let connection = try RawConnection(port: port)
+        #expect(try connection.request("GET", "/fixed").status == 200)
         server.beginShutdown()
         #expect(try connection.request("GET", "/fixed").header("connection")?.lowercased() == "close")
     }
