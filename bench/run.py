@@ -91,11 +91,13 @@ http {{
 
 
 class Hearth:
-    def __init__(self, binary, workdir, threads):
+    def __init__(self, binary, workdir, threads, name="hearth", extra_args=()):
+        self.binary = binary
+        self.threads = threads
         self.port = free_port()
-        self.data = os.path.join(workdir, "hearth-data")
-        self.log = open(os.path.join(workdir, "hearth.log"), "wb")
-        args = [binary, "serve", "--port", str(self.port), "--data", self.data]
+        self.data = os.path.join(workdir, f"{name}-data")
+        self.log = open(os.path.join(workdir, f"{name}.log"), "wb")
+        args = [binary, "serve", "--port", str(self.port), "--data", self.data, *extra_args]
         if threads:
             args += ["--threads", str(threads)]
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
@@ -160,6 +162,8 @@ def main():
         sys.path.insert(0, HERE)
         for path in sorted(glob.glob(os.path.join(HERE, "rows*.py"))):
             module = importlib.import_module(os.path.splitext(os.path.basename(path))[0])
+            args.rows_so_far = results["rows"]  # later rows may compare with earlier ones
+            args.hearth_class = Hearth
             results["rows"] += module.run(hearth, args, want, wrk, openssl_speed, row, workdir)
         results["loaded_rss_mb"] = round(hearth.rss_mb(), 1)
     finally:
@@ -172,7 +176,7 @@ def main():
     with open(path, "w") as f:
         json.dump(results, f, indent=2)
     print(f"\nwritten to {os.path.relpath(path)}")
-    failed = [r["name"] for r in results["rows"] if r.get("bar") is not None and r["ratio"] < r["bar"]]
+    failed = [r["name"] for r in results["rows"] if r.get("bar") is not None and r["ratio"] is not None and r["ratio"] < r["bar"]]
     if results["idle_rss_mb"] > 50:
         failed.append("idle memory")
     if failed:
@@ -198,8 +202,9 @@ def print_table(results):
         p99 = f"{r['p99_ms']:.2f}" if r["p99_ms"] is not None else "-"
         bar = f"{r['bar']:.2f}" if r["bar"] is not None else "-"
         flag = "" if r["non2xx"] == 0 else f"  ({r['non2xx']} non-2xx!)"
+        ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
         print(
-            f"{r['name']:40} {r['rate']:>10.0f} {p99:>8} {r['reference']:28} {r['reference_rate']:>11.0f} {r['ratio']:>7.3f} {bar:>5}{flag}"
+            f"{r['name']:40} {r['rate']:>10.0f} {p99:>8} {r['reference']:28} {r['reference_rate']:>11.0f} {ratio:>7} {bar:>5}{flag}"
         )
     print(f"\nidle RSS of hearth serve: {results['idle_rss_mb']} MB (bar: 50 MB); after load: {results.get('loaded_rss_mb')} MB")
 

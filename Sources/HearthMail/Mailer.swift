@@ -30,6 +30,8 @@ public final class Mailer: Sendable {
     private let chooseTransport: @Sendable (String) -> any MailTransport
     private let workers = Mutex<[PeriodicWorker]>([])
     private let isStopping = Atomic<Bool>(false)
+    private let lastDeadlineSweep = Atomic<Int64>(.min / 2)
+    static let deadlineSweepMilliseconds: Int64 = 5_000
 
     public convenience init(
         store: any Store,
@@ -118,11 +120,17 @@ public final class Mailer: Sendable {
         let configuration = configuration
         do {
             guard try store.read({ try $0.hasDueOutboxMessages(now: now) }) else { return 0 }
+            // Deadlines are swept at most every few seconds, not with every claim: under load
+            // the claims come many times a second and the sweep need not.
+            let sweepsDeadlines = now - lastDeadlineSweep.load(ordering: .relaxed) >= Self.deadlineSweepMilliseconds
+            if sweepsDeadlines { lastDeadlineSweep.store(now, ordering: .relaxed) }
             let claimed = try store.write { transaction in
-                try transaction.expireOutboxMessages(
-                    now: now,
-                    createdBefore: now - configuration.maximumAgeMilliseconds
-                )
+                if sweepsDeadlines {
+                    try transaction.expireOutboxMessages(
+                        now: now,
+                        createdBefore: now - configuration.maximumAgeMilliseconds
+                    )
+                }
                 return try transaction.claimOutboxMessages(
                     now: now,
                     claimedUntil: now + configuration.claimMilliseconds,

@@ -41,6 +41,22 @@ extension Schema {
                 CREATE INDEX mail_outbox_by_project ON mail_outbox (project_id, created_at);
                 CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at);
                 """
-        )
+        ),
+        Migration(
+            version: 301,
+            name: "mail outbox: due and deadline indexes over unfinished messages only",
+            // Claims and deadlines only ever look at unfinished messages. Partial indexes keep
+            // those lookups proportional to the messages that are due, not to the history,
+            // and a claim reads the oldest due messages straight off the index, no sort.
+            sql: """
+                DROP INDEX mail_outbox_due;
+                CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at, created_at)
+                    WHERE state IN ('queued', 'sending');
+                CREATE INDEX mail_outbox_deadline ON mail_outbox (expires_at)
+                    WHERE state IN ('queued', 'sending');
+                CREATE INDEX mail_outbox_age ON mail_outbox (created_at)
+                    WHERE state IN ('queued', 'sending');
+                """
+        ),
     ]
 }

@@ -37,10 +37,10 @@ extension WriteTransaction {
             UPDATE mail_outbox
             SET state = 'failed', finished_at = ?, claimed_until = NULL, claimed_by = NULL,
                 last_error = 'not delivered before its deadline' || COALESCE(' (last error: ' || last_error || ')', '')
-            WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
-                AND (expires_at <= ? OR created_at < ?)
+            WHERE state IN ('queued', 'sending') AND (expires_at <= ? OR created_at < ?)
+                AND next_attempt_at <= ?
             """,
-            [.integer(now), .integer(now), .integer(now), .integer(createdBefore)]
+            [.integer(now), .integer(now), .integer(createdBefore), .integer(now)]
         )
     }
 

@@ -1,0 +1,78 @@
+"""Benchmark row of the email actions: `accounts:sendOobCode` for password reset.
+
+Each call is a durable write of a new action code and its outbox message (composed from the
+template in the request), group-committed with the other calls in flight; the delivery
+worker picks the messages up in the background (log transport). The reference is the
+installation token-generation rate measured earlier in the same run (PRODUCT.md §7: durable
+writes at ≥ 0.5× token generation); without that row the ratio is left out.
+
+A second Hearth runs a bench project whose send limits are out of the way (so the row
+measures the work, not the limiter) and whose users exist (enumeration protection is on,
+so unknown addresses would write nothing).
+"""
+
+import json
+import os
+import subprocess
+import urllib.request
+
+USERS = 2000
+API_KEY = "bench-email-key"
+
+
+def run(hearth, args, want, wrk, openssl_speed, row, workdir):
+    if not want("sendoobcode"):
+        return []
+    config = os.path.join(workdir, "email-bench.json")
+    with open(config, "w") as f:
+        json.dump(
+            {
+                "projects": [
+                    {
+                        "projectId": "bench-email",
+                        "projectNumber": "700000000000",
+                        "apiKeys": [API_KEY],
+                        "apps": [{"appId": "1:700000000000:web:bench", "platform": "web"}],
+                        "authorizedDomains": ["localhost"],
+                        "settings": {"emailsPerRecipientPerHour": 1000000000, "emailsPerClientAddressPerHour": 1000000000},
+                    }
+                ]
+            },
+            f,
+        )
+    server = args.hearth_class(hearth.binary, workdir, hearth.threads, name="hearth-email", extra_args=["--config", config])
+    try:
+        credential = subprocess.run(
+            [hearth.binary, "admin-key", "create", "--project", "bench-email", "--data", server.data],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for index in range(USERS):
+            body = json.dumps({"email": f"user{index}@bench.example"}).encode()
+            request = urllib.request.Request(
+                f"{server.url}/v1/projects/bench-email/accounts",
+                data=body,
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {credential}"},
+                method="POST",
+            )
+            urllib.request.urlopen(request).read()
+        script = os.path.join(workdir, "sendoobcode.lua")
+        with open(script, "w") as f:
+            f.write(
+                f"""
+local counter = 0
+request = function()
+  counter = counter + 1
+  local body = string.format('{{"requestType":"PASSWORD_RESET","email":"user%d@bench.example","continueUrl":"http://localhost/done"}}', counter % {USERS})
+  return wrk.format("POST", "/v1/accounts:sendOobCode?key={API_KEY}", {{["Content-Type"]="application/json"}}, body)
+end
+"""
+            )
+        measured = wrk(server.url + "/", args.seconds, args.connections, script=script)
+    finally:
+        server.stop()
+    reference = next((r for r in getattr(args, "rows_so_far", []) if r["name"].startswith("installation token")), None)
+    if reference:
+        return [row("sendOobCode (password reset)", measured, "installation token generation", reference["rate"], 0.5)]
+    return [row("sendOobCode (password reset)", measured, "(no token row in this run)", 0, None)]
