@@ -45,6 +45,29 @@ final class GroupCommitWriter: Sendable {
         return value
     }
 
+    /// Queues `body`; `completion` runs on the writer thread after the commit (or failure).
+    func write<Value: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        let outcome = OutcomeBox<Value>()
+        let pending = PendingWrite(waits: false) { transaction in
+            outcome.value = try body(transaction)
+        }
+        pending.completion = { error in
+            if let error {
+                completion(.failure(error))
+            } else if let value = outcome.value {
+                completion(.success(value))
+            }
+        }
+        do {
+            try submit(pending)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
     func enqueue(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         let pending = PendingWrite(waits: false, body: body)
         do {
@@ -140,6 +163,8 @@ final class GroupCommitWriter: Sendable {
             if let failure, pending.error == nil { pending.error = failure }
             if pending.waits {
                 pending.done.signal()
+            } else if let completion = pending.completion {
+                completion(pending.error)
             } else if let error = pending.error {
                 report("queued write failed: \(error)")
             }
@@ -163,6 +188,8 @@ private final class PendingWrite: @unchecked Sendable {
     let body: @Sendable (WriteTransaction) throws -> Void
     let done = DispatchSemaphore(value: 0)
     var error: (any Error)?
+    /// For writes nobody blocks on: called on the writer thread when the write is settled.
+    var completion: (@Sendable ((any Error)?) -> Void)?
 
     init(waits: Bool, body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         self.waits = waits

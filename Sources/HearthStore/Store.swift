@@ -18,6 +18,14 @@ public protocol Store: Sendable {
     @discardableResult
     func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result
 
+    /// Runs `body` like `write`, but returns at once: `completion` is called (on the store's
+    /// writer) with the result once the transaction is durable, or with the error. For
+    /// callers that must not hold a thread while the commit happens (deferred HTTP answers).
+    func write<Value: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    )
+
     /// Queues a write nobody waits for (bookkeeping such as last-seen times).
     func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void)
 

@@ -212,3 +212,37 @@ import Testing
         #expect(versions == Self.migrations.map { Int64($0.version) })
     }
 }
+
+@Suite struct StoreAsyncWriteContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func anAsynchronousWriteCompletesAfterItsCommitWithItsResultOrError(kind: StoreKind) throws {
+        let fixture = try StoreFixture(
+            kind,
+            migrations: Schema.migrations + [
+                Migration(version: 1000, name: "scratch", sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)")
+            ]
+        )
+        let store = fixture.store
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Int, any Error>?>(nil)
+        store.write({ transaction in
+            try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'one')", [])
+        }) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        #expect(try outcome.withLock { try $0?.get() } == 1)
+        // Visible to a read as soon as the completion has run.
+        #expect(try store.read { try $0.connection.query("SELECT label FROM scratch", []).map { $0.string(0) } } == ["one"])
+
+        store.write({ transaction in
+            try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (2, 'one')", [])
+        }) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        #expect(throws: StoreError.self) { try outcome.withLock { try $0?.get() } }
+    }
+}

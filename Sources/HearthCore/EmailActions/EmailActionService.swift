@@ -97,9 +97,25 @@ public final class EmailActionService: Sendable {
         var silent = false
     }
 
+    /// A `sendOobCode` request checked and composed, ready for its one durable write.
+    public struct PreparedSend: Sendable {
+        /// The answer, once `write` has committed.
+        public let sent: Sent
+        /// Counts the limits, stores the code and queues the email, in one transaction.
+        public let write: @Sendable (WriteTransaction) throws -> Void
+    }
+
     // MARK: - Sending
 
     public func sendOobCode(project: Project, _ request: Request) throws -> Sent {
+        let prepared = try prepareSend(project: project, request)
+        try store.write(prepared.write)
+        return prepared.sent
+    }
+
+    /// Everything `sendOobCode` does before its write: checks, the code, the link, the
+    /// composed email. The caller runs `write` (synchronously or deferred) and answers `sent`.
+    public func prepareSend(project: Project, _ request: Request) throws -> PreparedSend {
         if request.returnOobLink && request.caller != .admin {
             throw AuthError(.insufficientPermission, "returnOobLink needs an admin credential")
         }
@@ -172,7 +188,12 @@ public final class EmailActionService: Sendable {
         let caller = request.caller
         let silent = target.silent
         let recipient = target.recipient
-        try store.write { transaction in
+        let sent = Sent(
+            email: target.boundEmail,
+            oobCode: request.returnOobLink ? code : nil,
+            oobLink: request.returnOobLink ? link : nil
+        )
+        return PreparedSend(sent: sent) { transaction in
             if case .client(let clientAddress) = caller {
                 try limits.record(recipient: recipient, clientAddress: clientAddress, in: transaction, now: now / 1_000)
             }
@@ -180,11 +201,6 @@ public final class EmailActionService: Sendable {
             try transaction.insertActionCode(record)
             if let mail { try transaction.enqueueMail(mail, action: action, at: now) }
         }
-        return Sent(
-            email: target.boundEmail,
-            oobCode: request.returnOobLink ? code : nil,
-            oobLink: request.returnOobLink ? link : nil
-        )
     }
 
     /// Finds the account and addresses of a `sendOobCode` request, or the reason it fails.

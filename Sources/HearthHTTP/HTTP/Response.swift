@@ -15,6 +15,8 @@ public struct Response: Sendable {
     /// Set by ``fixed()``: the server's reusable encoding of this exact response. Any change to
     /// the response drops it.
     private(set) var wireForm: FixedWireForm?
+    /// Set by ``deferred(_:)``: the response is produced later by the work it starts.
+    var deferral: Deferral?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

@@ -53,8 +53,13 @@ public struct Router: HTTPResponder {
 
     public func respond(to request: Request) -> Response {
         var response = route(request)
-        if let cors, request.headers["origin"] != nil, !response.headers.contains("Access-Control-Allow-Origin") {
-            response.headers.add("Access-Control-Allow-Origin", cors.allowOrigin)
+        if let cors, request.headers["origin"] != nil {
+            let origin = cors.allowOrigin
+            response.modify { response in
+                if !response.headers.contains("Access-Control-Allow-Origin") {
+                    response.headers.add("Access-Control-Allow-Origin", origin)
+                }
+            }
         }
         return response
     }

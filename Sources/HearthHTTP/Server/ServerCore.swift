@@ -33,11 +33,18 @@ final class ServerCore: Sendable {
 
 /// One request's state between the calls libmicrohttpd makes for it; it lives in the
 /// request's `con_cls` slot from the first call until the completion callback.
-final class RequestState {
+final class RequestState: @unchecked Sendable {
     let startNanoseconds: UInt64
     var body: RequestBody
     /// Whether a response was queued (possibly early, before the body).
     var answered = false
+    /// For a deferred response: what the access log needs, kept until the answer is sent.
+    var method: HTTPMethod = .get
+    var path = ""
+    var remoteAddress = ""
+    /// A deferred response once it has arrived; set from the fulfilling thread, read by the
+    /// worker after libmicrohttpd resumes the connection (the resume orders the two).
+    let completed = Mutex<Response?>(nil)
 
     init(startNanoseconds: UInt64, body: RequestBody) {
         self.startNanoseconds = startNanoseconds

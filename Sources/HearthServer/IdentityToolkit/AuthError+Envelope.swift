@@ -1,7 +1,11 @@
-import HearthCore
-import HearthHTTP
+public import HearthCore
+public import HearthHTTP
 
-extension AuthError {
+/// An `AuthError` thrown anywhere in a route (or delivered to a deferred answer) is written
+/// in the Identity Toolkit envelope.
+extension AuthError: HTTPResponseError {
+    public func response() -> Response { envelope.response() }
+
     /// The Identity Toolkit envelope for this error:
     /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"domain":"global","reason":"invalid"}]}}`.
     /// Business errors (400) carry no `status`, like Google's; other classes add theirs, as

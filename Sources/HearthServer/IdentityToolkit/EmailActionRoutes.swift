@@ -39,7 +39,7 @@ extension HearthApplication {
         }
         let project = caller.project
         let returnOobLink = try request.bool("returnOobLink") ?? false
-        let sent = try emailActions.sendOobCode(
+        let prepared = try emailActions.prepareSend(
             project: project,
             EmailActionService.Request(
                 operation: operation,
@@ -53,12 +53,17 @@ extension HearthApplication {
                 languages: languagePreferences(request)
             )
         )
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
-        object["email"] = .string(sent.email)
-        if let code = sent.oobCode { object["oobCode"] = .string(code) }
-        if let link = sent.oobLink { object["oobLink"] = .string(link) }
-        return .json(.object(object))
+        // The write (code, email, limits) is one durable group commit; the worker thread
+        // serves other requests while it happens.
+        let sent = prepared.sent
+        return deferredWrite(prepared.write) { _ in
+            var object = JSONObject()
+            object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
+            object["email"] = .string(sent.email)
+            if let code = sent.oobCode { object["oobCode"] = .string(code) }
+            if let link = sent.oobLink { object["oobLink"] = .string(link) }
+            return .json(.object(object))
+        }
     }
 
     /// `accounts:resetPassword`: with only `oobCode` it says what the code is, without using

@@ -1,5 +1,7 @@
+import HearthBase
 import HearthCore
 import HearthHTTP
+import HearthStore
 
 extension HearthApplication {
     /// The project named by the `{project}` path parameter (ID or number), or a 404.
@@ -38,5 +40,30 @@ extension HearthApplication {
                 )
             }
         }
+    }
+
+    /// An answer that waits for a durable write without holding the worker thread: `body`
+    /// runs in the store's next group commit and `render` builds the answer from its result
+    /// once the commit is durable. Errors are answered as a synchronous handler's would be.
+    func deferredWrite<Value: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        render: @escaping @Sendable (Value) throws -> Response
+    ) -> Response {
+        .deferred { [self] promise in
+            store.write(body) { result in
+                do {
+                    promise.succeed(try render(result.get()))
+                } catch {
+                    promise.succeed(self.errorResponse(error))
+                }
+            }
+        }
+    }
+
+    /// The answer to an error outside the router's own handling (deferred answers).
+    func errorResponse(_ error: any Error) -> Response {
+        if let error = error as? any HTTPResponseError { return error.response() }
+        log.error("deferred answer failed", ["error": .string(String(reflecting: error))])
+        return GoogleAPIError.internal().response()
     }
 }

@@ -60,6 +60,13 @@ public final class SQLiteStore: Store {
         try writer.write(body)
     }
 
+    public func write<Value: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        writer.write(body, completion: completion)
+    }
+
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         writer.enqueue(body)
     }

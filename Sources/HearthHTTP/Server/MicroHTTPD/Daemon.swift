@@ -38,7 +38,9 @@ final class Daemon: Sendable {
         options.append(Self.option(.END, 0))
 
         // Epoll in internal worker threads is the fastest mode; ITC lets us quiesce.
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.host.contains(":") { flags |= MHD_USE_IPv6.rawValue }
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
             CMicroHTTPD_start(flags, 0, MicroHTTPDCallbacks.accessHandler, context, buffer.baseAddress)

@@ -25,7 +25,18 @@ extension ServerCore {
             state.body.append(UnsafeRawBufferPointer(start: uploadData, count: chunkSize))
             return state.body.shouldAbandon ? .NO : .YES
         }
-        guard !state.answered else { return .YES }
+        guard !state.answered else {
+            // A suspended request comes back here when its deferred response has arrived.
+            guard let response = state.completed.withLock({ $0.take() }) else { return .YES }
+            return send(
+                response,
+                connection: connection,
+                method: state.method,
+                path: state.path,
+                remoteAddress: state.remoteAddress,
+                startNanoseconds: state.startNanoseconds
+            )
+        }
         state.answered = true
         return answer(connection: connection, url: url, method: method, state: state)
     }
@@ -99,6 +110,9 @@ extension ServerCore {
             )
             response = responder.respond(to: request)
         }
+        if let deferral = response.deferral {
+            return suspend(connection: connection, state: state, deferral: deferral, method: httpMethod, path: path, remoteAddress: remoteAddress)
+        }
         return send(
             response,
             connection: connection,
@@ -107,6 +121,33 @@ extension ServerCore {
             remoteAddress: remoteAddress,
             startNanoseconds: state.startNanoseconds
         )
+    }
+
+    /// Parks the connection until the deferred response arrives; the worker thread goes back
+    /// to its other connections. libmicrohttpd calls the handler again after the resume.
+    private func suspend(
+        connection: OpaquePointer,
+        state: RequestState,
+        deferral: Deferral,
+        method: HTTPMethod,
+        path: String,
+        remoteAddress: String
+    ) -> MHD_Result {
+        state.method = method
+        state.path = path
+        state.remoteAddress = remoteAddress
+        MHD_suspend_connection(connection)
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        let promise = ResponsePromise { [state] response in
+            var response = response
+            response.deferral = nil
+            for transform in deferral.transforms { transform(&response) }
+            state.completed.withLock { $0 = response }
+            // Safe from any thread; the connection stays valid while suspended.
+            MHD_resume_connection(OpaquePointer(bitPattern: address))
+        }
+        deferral.start(promise)
+        return .YES
     }
 
     /// Queues `response` and writes the access log line. libmicrohttpd adds `Date` and
