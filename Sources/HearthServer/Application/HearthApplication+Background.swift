@@ -8,7 +8,8 @@ extension HearthApplication {
         let worker = PeriodicWorker(intervalMilliseconds: 60_000) { [self] in
             runMaintenance()
         }
-        background.withLock { $0.append(worker) }
+        let installationWorkers = installations.startWorkers()
+        background.withLock { $0 += [worker] + installationWorkers }
     }
 
     /// Stops every background worker, waiting for runs in progress to end.

@@ -13,6 +13,8 @@ public final class HearthApplication: Sendable {
     public let projects: ProjectDirectory
     public let keys: KeyRing
     public let adminCredentials: AdminCredentials
+    /// Installations: registry, webhook subscriptions, sweeper and webhook sender.
+    let installations: InstallationService
     /// The base URL of links Hearth makes (`<publicURL>/__/auth/action`), without a slash.
     public let publicURL: String
     /// The seed project's ID when the development seed runs.
@@ -26,7 +28,8 @@ public final class HearthApplication: Sendable {
         log: Log,
         masterKey: MasterKey,
         publicURL: String,
-        developmentProjectID: String?
+        developmentProjectID: String?,
+        installationSettings: InstallationServiceSettings = InstallationServiceSettings()
     ) throws {
         self.store = store
         self.clock = clock
@@ -36,6 +39,15 @@ public final class HearthApplication: Sendable {
         projects = try ProjectDirectory(store: store, clock: clock)
         keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
+        installations = InstallationService(
+            store: store,
+            clock: clock,
+            log: log,
+            projects: projects,
+            keys: keys,
+            masterKey: masterKey,
+            settings: installationSettings
+        )
     }
 
     /// Makes every project's signing keys now, so the first request does not pay for an RSA
@@ -53,6 +65,7 @@ public final class HearthApplication: Sendable {
         var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log)
         addHealthRoutes(to: &router)
         addKeyRoutes(to: &router)
+        addInstallationRoutes(to: &router)
         return router
     }
 }

@@ -55,7 +55,8 @@ enum ServeCommand {
                 log: log,
                 masterKey: masterKey,
                 publicURL: publicOptions.effectivePublicURL,
-                developmentProjectID: options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
+                developmentProjectID: options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil,
+                installationSettings: options.installationSettings
             )
             for project in configuration?.projects ?? [] { try application.projects.save(project) }
             if options.runsDevelopmentSeed { try application.projects.save(DevelopmentSeed.project) }

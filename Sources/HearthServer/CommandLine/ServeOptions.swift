@@ -17,6 +17,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var smtpURL: String?
     /// Lets `POST /emulator/v1/clock` move the server's time forward (for tests only).
     public var testClock = false
+    /// The inactivity sweeper's interval and the webhook retry back-off.
+    public var installationSettings = InstallationServiceSettings()
 
     public init() {}
 
@@ -33,7 +35,7 @@ public struct ServeOptions: Sendable, Equatable {
 
     static let valuedFlags: Set<String> = [
         "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
-        "connection-timeout", "max-body-bytes", "smtp",
+        "connection-timeout", "max-body-bytes", "smtp", "installation-sweep-interval-ms", "webhook-retry-base-ms",
     ]
 
     public static let usage = """
@@ -41,6 +43,7 @@ public struct ServeOptions: Sendable, Equatable {
                             [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
                             [--max-body-bytes N] [--test-clock]
+                            [--installation-sweep-interval-ms N] [--webhook-retry-base-ms N]
 
         Runs the server. Without --config it runs the development seed (project demo-project,
         API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
@@ -59,6 +62,11 @@ public struct ServeOptions: Sendable, Equatable {
           --max-body-bytes N      largest request body, after gzip (default 1048576)
           --test-clock            let POST /emulator/v1/clock {"advanceSeconds": N} move time
                                   forward (end-to-end tests of expiry; never in production)
+          --installation-sweep-interval-ms N
+                                  how often inactive installations are swept (default 60000)
+          --webhook-retry-base-ms N
+                                  first retry delay of a failed deletion webhook, doubling
+                                  up to 6 hours (default 30000)
         """
 
     /// Reads the flags that follow `hearth serve`.
@@ -99,6 +107,20 @@ public struct ServeOptions: Sendable, Equatable {
         )
         options.smtpURL = parsed.value("smtp")
         options.testClock = parsed.flag("test-clock")
+        options.installationSettings.sweepIntervalMilliseconds = try parsed.integer(
+            "installation-sweep-interval-ms",
+            default: options.installationSettings.sweepIntervalMilliseconds,
+            in: 10...86_400_000,
+            command: "serve"
+        )
+        options.installationSettings.webhookRetryBaseMilliseconds = Int64(
+            try parsed.integer(
+                "webhook-retry-base-ms",
+                default: Int(options.installationSettings.webhookRetryBaseMilliseconds),
+                in: 10...86_400_000,
+                command: "serve"
+            )
+        )
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw UsageError("hearth serve: --public-url must start with http:// or https://")
