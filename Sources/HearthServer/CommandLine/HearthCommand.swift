@@ -24,6 +24,7 @@ public enum HearthCommand {
           keys list --project P          list a project's published signing keys
           keys rotate --project P --purpose installations|idTokens
                                          replace a signing key (the old one stays published)
+        \(InstallationsCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
         --data DIR or --database URL (default: .hearth).
@@ -63,6 +64,8 @@ public enum HearthCommand {
             return try ServeCommand.run(try ServeOptions.parse(rest), environment: environment)
         case "project", "admin-key", "keys":
             return try AdministrationCommand.run(command, rest, environment: environment)
+        case "installations", "webhooks":
+            return try InstallationsCommand.run(command, rest, environment: environment)
         default:
             throw UsageError("hearth: unknown command \"\(command)\" (see hearth --help)")
         }
