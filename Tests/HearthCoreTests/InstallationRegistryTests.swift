@@ -33,7 +33,8 @@ import Testing
 
         var store: SQLiteStore { temporary.store }
 
-        func delivery(_ transport: RecordingTransport, node: String, retryBase: Int64 = 1_000) -> DeletionEventDelivery {
+        func delivery(_ transport: RecordingTransport, node: String, retryBase: Int64 = 1_000) -> DeletionEventDelivery
+        {
             DeletionEventDelivery(
                 store: store,
                 clock: clock,
@@ -68,7 +69,13 @@ import Testing
         {
             if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
             let number = calls.withLock { calls in
-                calls.append(Call(url: url, headers: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) }), body: body))
+                calls.append(
+                    Call(
+                        url: url,
+                        headers: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) }),
+                        body: body
+                    )
+                )
                 return calls.count
             }
             return status(number)
@@ -133,13 +140,21 @@ import Testing
             sdkVersion: ""
         )
         #expect(other.fid != first.fid)
-        #expect(try fixture.registry.installation(project: fixture.project, fid: first.fid)?.appID == DevelopmentSeed.webAppID)
+        #expect(
+            try fixture.registry.installation(project: fixture.project, fid: first.fid)?.appID
+                == DevelopmentSeed.webAppID
+        )
     }
 
     @Test func aDeletionWritesOneTombstoneAndOneDeliveryPerSubscriberAndTheFIDIsNeverReused() throws {
         let fixture = try Fixture()
         for index in 0..<3 {
-            _ = try fixture.webhooks.add(projectID: fixture.project.id, url: "http://127.0.0.1:1/\(index)", secret: nil, description: "")
+            _ = try fixture.webhooks.add(
+                projectID: fixture.project.id,
+                url: "http://127.0.0.1:1/\(index)",
+                secret: nil,
+                description: ""
+            )
         }
         let registration = try fixture.registry.register(
             project: fixture.project,
@@ -147,7 +162,11 @@ import Testing
             appID: DevelopmentSeed.androidAppID,
             sdkVersion: ""
         )
-        try fixture.registry.delete(project: fixture.project, fid: registration.fid, refreshToken: registration.refreshToken)
+        try fixture.registry.delete(
+            project: fixture.project,
+            fid: registration.fid,
+            refreshToken: registration.refreshToken
+        )
         let tombstone = try #require(try fixture.registry.tombstone(project: fixture.project, fid: registration.fid))
         #expect(tombstone.cause == "client")
         #expect(tombstone.appID == DevelopmentSeed.androidAppID)
@@ -186,12 +205,33 @@ import Testing
 
     @Test func theSweeperDeletesOnlyInstallationsUnseenForTheInactivityWindow() throws {
         let fixture = try Fixture()
-        let stale = try fixture.registry.register(project: fixture.project, requestedFID: nil, appID: DevelopmentSeed.webAppID, sdkVersion: "")
-        let active = try fixture.registry.register(project: fixture.project, requestedFID: nil, appID: DevelopmentSeed.webAppID, sdkVersion: "")
+        let stale = try fixture.registry.register(
+            project: fixture.project,
+            requestedFID: nil,
+            appID: DevelopmentSeed.webAppID,
+            sdkVersion: ""
+        )
+        let active = try fixture.registry.register(
+            project: fixture.project,
+            requestedFID: nil,
+            appID: DevelopmentSeed.webAppID,
+            sdkVersion: ""
+        )
         fixture.clock.advance(milliseconds: 200 * 86_400_000)
-        _ = try fixture.registry.generateToken(project: fixture.project, fid: active.fid, refreshToken: active.refreshToken, appID: nil, sdkVersion: nil)
+        _ = try fixture.registry.generateToken(
+            project: fixture.project,
+            fid: active.fid,
+            refreshToken: active.refreshToken,
+            appID: nil,
+            sdkVersion: nil
+        )
         fixture.clock.advance(milliseconds: 71 * 86_400_000)
-        let sweeper = InactivitySweeper(store: fixture.store, clock: fixture.clock, projects: fixture.projects, batchSize: 1)
+        let sweeper = InactivitySweeper(
+            store: fixture.store,
+            clock: fixture.clock,
+            projects: fixture.projects,
+            batchSize: 1
+        )
         // The token call's last-seen write is queued; a durable write behind it flushes it.
         try fixture.store.write { _ in }
         let report = try sweeper.sweep()
@@ -202,8 +242,18 @@ import Testing
 
     @Test func aFailedDeliveryIsRetriedAfterTheBackOffAndThenRecordedAsDelivered() throws {
         let fixture = try Fixture()
-        let (hook, secret) = try fixture.webhooks.add(projectID: fixture.project.id, url: "http://receiver/hook", secret: nil, description: "")
-        let registration = try fixture.registry.register(project: fixture.project, requestedFID: nil, appID: DevelopmentSeed.webAppID, sdkVersion: "")
+        let (hook, secret) = try fixture.webhooks.add(
+            projectID: fixture.project.id,
+            url: "http://receiver/hook",
+            secret: nil,
+            description: ""
+        )
+        let registration = try fixture.registry.register(
+            project: fixture.project,
+            requestedFID: nil,
+            appID: DevelopmentSeed.webAppID,
+            sdkVersion: ""
+        )
         try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
 
         let transport = RecordingTransport { call in call == 1 ? 500 : 204 }
@@ -216,7 +266,9 @@ import Testing
         #expect(try sender.deliverDue() == 1)
 
         let delivery = try #require(
-            try fixture.store.read { try $0.installationDeliveries(projectID: fixture.project.id, fid: registration.fid) }.first
+            try fixture.store.read {
+                try $0.installationDeliveries(projectID: fixture.project.id, fid: registration.fid)
+            }.first
         )
         #expect(delivery.state == .delivered)
         #expect(delivery.attempts == 2)
@@ -224,7 +276,14 @@ import Testing
         let call = try #require(transport.calls.withLock { $0.last })
         #expect(call.headers["Hearth-Delivery-Id"] == "\(hook.webhookID):\(registration.fid)")
         let signature = try #require(call.headers["Hearth-Signature"])
-        #expect(WebhookSignature.isValid(header: signature, secret: Array(secret.utf8), body: call.body, now: fixture.clock.nowSeconds()))
+        #expect(
+            WebhookSignature.isValid(
+                header: signature,
+                secret: Array(secret.utf8),
+                body: call.body,
+                now: fixture.clock.nowSeconds()
+            )
+        )
         let event = try JSONValue.parse(call.body)
         #expect(event["fid"]?.stringValue == registration.fid)
         #expect(event["cause"]?.stringValue == "admin")
@@ -234,10 +293,25 @@ import Testing
 
     @Test func twoNodesSendingAtOnceNeverSendTheSameDelivery() throws {
         let fixture = try Fixture()
-        _ = try fixture.webhooks.add(projectID: fixture.project.id, url: "http://receiver/a", secret: nil, description: "")
-        _ = try fixture.webhooks.add(projectID: fixture.project.id, url: "http://receiver/b", secret: nil, description: "")
+        _ = try fixture.webhooks.add(
+            projectID: fixture.project.id,
+            url: "http://receiver/a",
+            secret: nil,
+            description: ""
+        )
+        _ = try fixture.webhooks.add(
+            projectID: fixture.project.id,
+            url: "http://receiver/b",
+            secret: nil,
+            description: ""
+        )
         for _ in 0..<40 {
-            let registration = try fixture.registry.register(project: fixture.project, requestedFID: nil, appID: DevelopmentSeed.webAppID, sdkVersion: "")
+            let registration = try fixture.registry.register(
+                project: fixture.project,
+                requestedFID: nil,
+                appID: DevelopmentSeed.webAppID,
+                sdkVersion: ""
+            )
             try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
         }
         let first = RecordingTransport(pauseMicroseconds: 500)
@@ -251,7 +325,9 @@ import Testing
             }
         }
         while done.load(ordering: .sequentiallyConsistent) < 2 { usleep(1_000) }
-        let sent = (first.calls.withLock { $0 } + second.calls.withLock { $0 }).map { $0.headers["Hearth-Delivery-Id"] ?? "" }
+        let sent = (first.calls.withLock { $0 } + second.calls.withLock { $0 }).map {
+            $0.headers["Hearth-Delivery-Id"] ?? ""
+        }
         #expect(sent.count == 80)
         #expect(Set(sent).count == 80)
         #expect(!first.calls.withLock { $0 }.isEmpty)
@@ -260,7 +336,12 @@ import Testing
 
     @Test func aTokenVerifiesUntilItsInstallationIsDeleted() throws {
         let fixture = try Fixture()
-        let registration = try fixture.registry.register(project: fixture.project, requestedFID: nil, appID: DevelopmentSeed.iosAppID, sdkVersion: "")
+        let registration = try fixture.registry.register(
+            project: fixture.project,
+            requestedFID: nil,
+            appID: DevelopmentSeed.iosAppID,
+            sdkVersion: ""
+        )
         let verified = try fixture.registry.verify(token: registration.authToken.token, project: fixture.project)
         #expect(verified.fid == registration.fid)
         #expect(verified.appID == DevelopmentSeed.iosAppID)

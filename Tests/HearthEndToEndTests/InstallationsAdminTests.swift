@@ -4,7 +4,9 @@ import Testing
 
 /// Token verification for backends, server-side deletion and webhook subscriptions.
 @Suite struct InstallationsAdminTests {
-    private func verify(_ client: TestHTTPClient, _ token: String, project: String = Seed.project) throws -> TestResponse {
+    private func verify(_ client: TestHTTPClient, _ token: String, project: String = Seed.project) throws
+        -> TestResponse
+    {
         try client.json(
             "POST",
             "/v1/projects/\(project)/installations:verifyToken",
@@ -73,7 +75,11 @@ import Testing
         #expect(try client.generateToken(installation).status == 404)
         let again = try client.request("DELETE", path, headers: [Seed.admin])
         #expect(again.status == 409)
-        let unknown = try client.request("DELETE", "/v1/project/demo-project/instanceId/\(generateClientFID())", headers: [Seed.admin])
+        let unknown = try client.request(
+            "DELETE",
+            "/v1/project/demo-project/instanceId/\(generateClientFID())",
+            headers: [Seed.admin]
+        )
         #expect(unknown.status == 404)
         let shown = try client.admin("GET", "installations/\(installation.fid)")
         #expect(shown.json["state"] as? String == "DELETED")
@@ -85,7 +91,11 @@ import Testing
     @Test func webhooksAreSubscribedListedAndRemovedAndEachDeletionQueuesOneDeliveryPerSubscriber() throws {
         let server = try HearthServerProcess()
         let client = server.client()
-        let made = try client.admin("POST", "installationWebhooks", ["url": "http://127.0.0.1:9/a", "description": "analytics"])
+        let made = try client.admin(
+            "POST",
+            "installationWebhooks",
+            ["url": "http://127.0.0.1:9/a", "description": "analytics"]
+        )
         #expect(made.status == 200)
         let secret = try #require(made.json["secret"] as? String)
         #expect(secret.hasPrefix("whsec_"))
@@ -103,16 +113,21 @@ import Testing
         #expect(try client.deleteInstallation(installation).status == 200)
         let tombstones = try client.admin("GET", "installationTombstones").json["tombstones"] as? [[String: Any]] ?? []
         let deliveries = tombstones.first?["deliveries"] as? [[String: Any]] ?? []
-        #expect(Set(deliveries.compactMap { $0["webhookId"] as? String }) == Set(listed.compactMap { $0["webhookId"] as? String }))
+        #expect(
+            Set(deliveries.compactMap { $0["webhookId"] as? String })
+                == Set(listed.compactMap { $0["webhookId"] as? String })
+        )
         #expect(deliveries.allSatisfy { $0["state"] as? String == "pending" })
-        let pending = try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
+        let pending =
+            try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
         #expect(pending?.count == 2)
 
         let id = try #require(made.json["webhookId"] as? String)
         #expect(try client.admin("DELETE", "installationWebhooks/\(id)").status == 200)
         let remaining = try client.admin("GET", "installationWebhooks").json["webhooks"] as? [[String: Any]]
         #expect(remaining?.count == 1)
-        let stillPending = try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
+        let stillPending =
+            try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
         #expect(stillPending?.count == 1)
     }
 

@@ -31,7 +31,10 @@ import Testing
         #expect(listed.output.contains(Seed.iosApp))
 
         let added = try hearth(
-            ["webhooks", "add", "--project", "demo-project", "--url", "http://127.0.0.1:9/hook", "--description", "crm"],
+            [
+                "webhooks", "add", "--project", "demo-project", "--url", "http://127.0.0.1:9/hook", "--description",
+                "crm",
+            ],
             data: data
         )
         #expect(added.status == 0)
@@ -43,7 +46,10 @@ import Testing
                 as? String == webhookID
         )
 
-        let deleted = try hearth(["installations", "delete", "--project", "demo-project", installation.fid], data: data)
+        let deleted = try hearth(
+            ["installations", "delete", "--project", "demo-project", installation.fid],
+            data: data
+        )
         #expect(deleted.status == 0)
         #expect(try client.generateToken(installation).status == 404)
         let shown = try hearth(["installations", "show", "--project", "demo-project", installation.fid], data: data)
@@ -56,7 +62,10 @@ import Testing
         let again = try hearth(["installations", "delete", "--project", "demo-project", installation.fid], data: data)
         #expect(again.status != 0)
         #expect(again.error.contains("already deleted"))
-        let unknown = try hearth(["installations", "show", "--project", "demo-project", generateClientFID()], data: data)
+        let unknown = try hearth(
+            ["installations", "show", "--project", "demo-project", generateClientFID()],
+            data: data
+        )
         #expect(unknown.status != 0)
 
         #expect(try hearth(["webhooks", "remove", "--project", "demo-project", webhookID], data: data).status == 0)

@@ -23,7 +23,11 @@ import Testing
         #expect(try client.generateToken(busy).status == 200)
         try client.advanceClock(days: 71)
 
-        #expect(try eventually { try client.admin("GET", "installations/\(idle.fid)").json["state"] as? String == "DELETED" })
+        #expect(
+            try eventually {
+                try client.admin("GET", "installations/\(idle.fid)").json["state"] as? String == "DELETED"
+            }
+        )
         let tombstone = try client.admin("GET", "installations/\(idle.fid)").json
         #expect(tombstone["cause"] as? String == "inactivity")
         #expect(tombstone["appId"] as? String == Seed.androidApp)
@@ -38,7 +42,9 @@ import Testing
         let now = try client.serverNowSeconds()
         for request in requests {
             let headers = Dictionary(
-                uniqueKeysWithValues: (request["headers"] as? [String: String] ?? [:]).map { ($0.key.lowercased(), $0.value) }
+                uniqueKeysWithValues: (request["headers"] as? [String: String] ?? [:]).map {
+                    ($0.key.lowercased(), $0.value)
+                }
             )
             let body = Array((request["body"] as? String ?? "").utf8)
             #expect(headers["hearth-event"] == "installation.deleted")
@@ -53,18 +59,23 @@ import Testing
             #expect(event["cause"] as? String == "inactivity")
             #expect(event["deletedAt"] as? String == tombstone["deleteTime"] as? String)
         }
-        #expect(requests[0]["headers"].flatMap { ($0 as? [String: String])?["Hearth-Delivery-Id"] }
-            == requests[1]["headers"].flatMap { ($0 as? [String: String])?["Hearth-Delivery-Id"] })
+        #expect(
+            requests[0]["headers"].flatMap { ($0 as? [String: String])?["Hearth-Delivery-Id"] }
+                == requests[1]["headers"].flatMap { ($0 as? [String: String])?["Hearth-Delivery-Id"] }
+        )
 
         // The delivery state is recorded: delivered on the second attempt.
         #expect(
             try eventually {
-                let deliveries = try client.admin("GET", "installations/\(idle.fid)").json["deliveries"] as? [[String: Any]]
+                let deliveries =
+                    try client.admin("GET", "installations/\(idle.fid)").json["deliveries"] as? [[String: Any]]
                 return deliveries?.first?["state"] as? String == "delivered"
             }
         )
         let delivery = try #require(
-            (try client.admin("GET", "installationTombstones").json["tombstones"] as? [[String: Any]])?.first?["deliveries"]
+            (try client.admin("GET", "installationTombstones").json["tombstones"] as? [[String: Any]])?.first?[
+                "deliveries"
+            ]
                 as? [[String: Any]]
         ).first
         #expect(delivery?["attempts"] as? Int == 2)

@@ -70,7 +70,8 @@ import Testing
             "/firebaseinstallations.googleapis.com/v1/projects/\(Seed.number)/installations",
             headers: [
                 ("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Accept", "application/json"),
-                ("Cache-Control", "no-cache"), ("x-goog-api-key", Seed.apiKey), ("X-Android-Package", "com.example.android"),
+                ("Cache-Control", "no-cache"), ("x-goog-api-key", Seed.apiKey),
+                ("X-Android-Package", "com.example.android"),
             ],
             body: try gzip([UInt8](androidBody))
         )

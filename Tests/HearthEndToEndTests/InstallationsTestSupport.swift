@@ -28,7 +28,9 @@ enum Seed {
 extension HearthServerProcess {
     /// A server running the seed and `other-project` (one-hour installation tokens).
     static func withTwoProjects(_ arguments: [String] = []) throws -> HearthServerProcess {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-config-\(UUID().uuidString).json")
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-config-\(UUID().uuidString).json"
+        )
         let document = """
             {"projects": [{"projectId": "\(Seed.otherProject)", "projectNumber": "\(Seed.otherNumber)",
               "apiKeys": ["\(Seed.otherAPIKey)"], "apps": [{"appId": "\(Seed.otherApp)", "platform": "web"}],
@@ -81,7 +83,8 @@ extension TestHTTPClient {
             "/v1/projects/\(project)/installations/\(installation.fid)/authTokens:generate",
             body,
             headers: [
-                ("x-goog-api-key", Seed.apiKey), ("Authorization", "FIS_v2 \(refreshToken ?? installation.refreshToken)"),
+                ("x-goog-api-key", Seed.apiKey),
+                ("Authorization", "FIS_v2 \(refreshToken ?? installation.refreshToken)"),
             ]
         )
     }
@@ -92,7 +95,8 @@ extension TestHTTPClient {
             "DELETE",
             "/v1/projects/\(Seed.project)/installations/\(installation.fid)",
             headers: [
-                ("x-goog-api-key", Seed.apiKey), ("Authorization", "FIS_v2 \(refreshToken ?? installation.refreshToken)"),
+                ("x-goog-api-key", Seed.apiKey),
+                ("Authorization", "FIS_v2 \(refreshToken ?? installation.refreshToken)"),
             ]
         )
     }

@@ -80,7 +80,12 @@ public final class DeletionEventDelivery: Sendable {
             let leaseUntil = now + settings.leaseMilliseconds
             let limit = settings.batchSize
             let claimed = try store.write { transaction in
-                try transaction.claimInstallationDeliveries(owner: owner, now: now, leaseUntil: leaseUntil, limit: limit)
+                try transaction.claimInstallationDeliveries(
+                    owner: owner,
+                    now: now,
+                    leaseUntil: leaseUntil,
+                    limit: limit
+                )
             }
             if claimed.isEmpty { break }
             for delivery in claimed {
@@ -104,7 +109,10 @@ public final class DeletionEventDelivery: Sendable {
                     ("User-Agent", "Hearth-Webhooks"),
                     ("Hearth-Event", "installation.deleted"),
                     ("Hearth-Delivery-Id", "\(delivery.webhookID):\(tombstone.fid)"),
-                    (WebhookSignature.headerName, WebhookSignature.header(secret: secret, timestamp: clock.nowSeconds(), body: body)),
+                    (
+                        WebhookSignature.headerName,
+                        WebhookSignature.header(secret: secret, timestamp: clock.nowSeconds(), body: body)
+                    ),
                 ]
                 status = try transport.post(
                     url: delivery.url,

@@ -7,7 +7,8 @@ public struct RetrySchedule: Sendable, Equatable {
     public var maximumMilliseconds: Int64
     public var maximumAttempts: Int
 
-    public init(baseMilliseconds: Int64 = 30_000, maximumMilliseconds: Int64 = 6 * 3_600_000, maximumAttempts: Int = 20) {
+    public init(baseMilliseconds: Int64 = 30_000, maximumMilliseconds: Int64 = 6 * 3_600_000, maximumAttempts: Int = 20)
+    {
         precondition(baseMilliseconds > 0 && maximumMilliseconds >= baseMilliseconds && maximumAttempts > 0)
         self.baseMilliseconds = baseMilliseconds
         self.maximumMilliseconds = maximumMilliseconds

@@ -108,7 +108,13 @@ struct CurlWebhookTransport: WebhookTransport {
         -> Int
     {
         try HTTPClient.send(
-            OutgoingRequest(url: url, method: "POST", headers: headers, body: body, timeoutMilliseconds: timeoutMilliseconds)
+            OutgoingRequest(
+                url: url,
+                method: "POST",
+                headers: headers,
+                body: body,
+                timeoutMilliseconds: timeoutMilliseconds
+            )
         ).status
     }
 }

@@ -52,10 +52,13 @@ enum InstallationsCommand {
         switch (command, action) {
         case ("installations", "list"):
             let after = parsed.value("after") ?? ""
-            for record in try store.read({ try $0.installations(projectID: projectID, afterFID: after, limit: limit) }) {
+            for record in try store.read({ try $0.installations(projectID: projectID, afterFID: after, limit: limit) })
+            {
                 print(
-                    [record.fid, record.appID, record.sdkVersion, time(record.createdMilliseconds),
-                     time(record.lastSeenMilliseconds)].joined(separator: "\t")
+                    [
+                        record.fid, record.appID, record.sdkVersion, time(record.createdMilliseconds),
+                        time(record.lastSeenMilliseconds),
+                    ].joined(separator: "\t")
                 )
             }
         case ("installations", "show"):
@@ -78,7 +81,13 @@ enum InstallationsCommand {
             // The same deletion core as the API; a running server's sender picks the
             // queued webhooks up on its next poll.
             let outcome = try store.write { transaction in
-                try InstallationDeletion.delete(projectID: projectID, fid: fid, cause: .admin, now: now, in: transaction)
+                try InstallationDeletion.delete(
+                    projectID: projectID,
+                    fid: fid,
+                    cause: .admin,
+                    now: now,
+                    in: transaction
+                )
             }
             switch outcome {
             case .deleted: print("deleted \(fid)")
@@ -88,7 +97,9 @@ enum InstallationsCommand {
             }
         case ("webhooks", "list"):
             for hook in try store.read({ try $0.installationWebhooks(projectID: projectID) }) {
-                print([hook.webhookID, hook.url, time(hook.createdMilliseconds), hook.description].joined(separator: "\t"))
+                print(
+                    [hook.webhookID, hook.url, time(hook.createdMilliseconds), hook.description].joined(separator: "\t")
+                )
             }
         case ("webhooks", "add"):
             let masterKey = try DataDirectory(path: data).masterKey(environment: environment)

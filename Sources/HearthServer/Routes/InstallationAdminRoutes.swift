@@ -60,7 +60,9 @@ extension HearthApplication {
             let projectID = project.id
             let page = try store.read { try $0.installations(projectID: projectID, afterFID: after, limit: size + 1) }
             var object: JSONObject = ["installations": .array(page.prefix(size).map(installationJSON))]
-            if page.count > size, let last = page.prefix(size).last { object["nextPageToken"] = .string(encodePageToken([last.fid])) }
+            if page.count > size, let last = page.prefix(size).last {
+                object["nextPageToken"] = .string(encodePageToken([last.fid]))
+            }
             return .json(.object(object))
         }
 
@@ -92,7 +94,11 @@ extension HearthApplication {
             }
             let projectID = project.id
             let (page, deliveries) = try store.read { transaction in
-                let page = try transaction.installationTombstones(projectID: projectID, after: position, limit: size + 1)
+                let page = try transaction.installationTombstones(
+                    projectID: projectID,
+                    after: position,
+                    limit: size + 1
+                )
                 let shown = page.prefix(size)
                 return (
                     page,
@@ -178,7 +184,10 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
             try answeringInstallationErrors {
-                try installations.webhooks.remove(projectID: project.id, webhookID: request.pathParameters["webhook"] ?? "")
+                try installations.webhooks.remove(
+                    projectID: project.id,
+                    webhookID: request.pathParameters["webhook"] ?? ""
+                )
             }
             return .json(bytes: Array("{}".utf8))
         }
