@@ -352,3 +352,49 @@ import Testing
         }
     }
 }
+
+extension InstallationRegistryTests {
+    @Test func aSendingRunThatOutlastsItsTimeGivesBackWhatItDidNotSend() throws {
+        let fixture = try Fixture()
+        _ = try fixture.webhooks.add(
+            projectID: fixture.project.id,
+            url: "http://receiver/x",
+            secret: nil,
+            description: ""
+        )
+        for _ in 0..<3 {
+            let registration = try fixture.registry.register(
+                project: fixture.project,
+                requestedFID: nil,
+                appID: DevelopmentSeed.webAppID,
+                sdkVersion: ""
+            )
+            try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
+        }
+        let clock = fixture.clock
+        // Each POST takes six seconds of the run's five.
+        let transport = RecordingTransport { _ in
+            clock.advance(milliseconds: 6_000)
+            return 200
+        }
+        let sender = DeletionEventDelivery(
+            store: fixture.store,
+            clock: clock,
+            projects: fixture.projects,
+            webhooks: fixture.webhooks,
+            transport: transport,
+            settings: .init(maximumRunMilliseconds: 5_000),
+            log: Log(minimumLevel: .error),
+            nodeID: "slow"
+        )
+        #expect(try sender.deliverDue() == 1)
+        let pending = try fixture.store.read {
+            try $0.installationDeliveries(projectID: fixture.project.id, state: .pending, after: nil, limit: 10)
+        }
+        #expect(pending.count == 2)
+        #expect(pending.allSatisfy { $0.leaseOwner == nil && $0.nextAttemptMilliseconds <= clock.nowMilliseconds() })
+        #expect(try sender.deliverDue() == 1)
+        #expect(try sender.deliverDue() == 1)
+        #expect(try sender.deliverDue() == 0)
+    }
+}

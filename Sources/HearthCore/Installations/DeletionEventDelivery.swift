@@ -26,11 +26,20 @@ public final class DeletionEventDelivery: Sendable {
         /// Deliveries claimed at a time.
         public var batchSize: Int
         public var timeoutMilliseconds: Int
+        /// A run claims no more and sends no more once it has lasted this long, so stopping
+        /// the node waits for at most one request; what is left is due again at once.
+        public var maximumRunMilliseconds: Int64
 
-        public init(retry: RetrySchedule = RetrySchedule(), batchSize: Int = 16, timeoutMilliseconds: Int = 10_000) {
+        public init(
+            retry: RetrySchedule = RetrySchedule(),
+            batchSize: Int = 16,
+            timeoutMilliseconds: Int = 10_000,
+            maximumRunMilliseconds: Int64 = 5_000
+        ) {
             self.retry = retry
             self.batchSize = batchSize
             self.timeoutMilliseconds = timeoutMilliseconds
+            self.maximumRunMilliseconds = maximumRunMilliseconds
         }
 
         /// A claim outlives the slowest possible batch, so a live node never loses its lease.
@@ -72,8 +81,10 @@ public final class DeletionEventDelivery: Sendable {
     @discardableResult
     public func deliverDue(maximumBatches: Int = 64) throws -> Int {
         var attempted = 0
+        let deadline = clock.nowMilliseconds() + settings.maximumRunMilliseconds
         for _ in 0..<maximumBatches {
             let now = clock.nowMilliseconds()
+            guard now < deadline else { break }
             // A read first, so an idle node polls without taking the write lock.
             guard try store.read({ try $0.hasDueInstallationDelivery(now: now) }) else { break }
             let owner = nodeID
@@ -89,6 +100,11 @@ public final class DeletionEventDelivery: Sendable {
             }
             if claimed.isEmpty { break }
             for delivery in claimed {
+                guard clock.nowMilliseconds() < deadline else {
+                    let now = clock.nowMilliseconds()
+                    try store.write { try $0.releaseInstallationDeliveries(owner: owner, now: now) }
+                    return attempted
+                }
                 try attempt(delivery)
                 attempted += 1
             }

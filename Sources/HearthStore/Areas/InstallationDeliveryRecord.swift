@@ -190,6 +190,19 @@ extension WriteTransaction {
         return claimed
     }
 
+    /// Gives back deliveries `owner` claimed but did not attempt (its run ended early), so
+    /// they are due again at once instead of when the lease runs out.
+    @discardableResult
+    public func releaseInstallationDeliveries(owner: String, now: Int64) throws(StoreError) -> Int {
+        try connection.execute(
+            """
+            UPDATE installation_deliveries SET lease_owner = NULL, lease_until_ms = NULL, next_attempt_ms = ?
+            WHERE lease_owner = ? AND state = 'pending'
+            """,
+            [.integer(now), .text(owner)]
+        )
+    }
+
     /// Records an attempt made under `owner`'s lease: delivered, retried at `nextAttempt`, or
     /// given up (`state` `.failed`). Answers `false` when the lease was lost meanwhile.
     @discardableResult
