@@ -73,7 +73,7 @@ private let deliveryColumns = """
     """
 
 extension StoreReading {
-    /// The deliveries of the project's events for these FIDs, grouped by the caller.
+    /// The deliveries of the deletion event of `fid`, one per subscribed service.
     public func installationDeliveries(projectID: String, fid: String) throws(StoreError)
         -> [InstallationDeliveryRecord]
     {
