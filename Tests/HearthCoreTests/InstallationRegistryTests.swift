@@ -33,6 +33,11 @@ import Testing
 
         var store: SQLiteStore { temporary.store }
 
+        /// Registers a new installation of `appID` with a server-made FID.
+        func register(_ appID: String) throws -> InstallationRegistry.Registration {
+            try registry.register(project: project, requestedFID: nil, appID: appID, sdkVersion: "")
+        }
+
         func delivery(_ transport: RecordingTransport, node: String, retryBase: Int64 = 1_000) -> DeletionEventDelivery
         {
             DeletionEventDelivery(
@@ -104,12 +109,7 @@ import Testing
 
     @Test func registeringAgainForTheSameAppRotatesTheRefreshTokenAndAnotherAppGetsANewFID() throws {
         let fixture = try Fixture()
-        let first = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.webAppID,
-            sdkVersion: ""
-        )
+        let first = try fixture.register(DevelopmentSeed.webAppID)
         let again = try fixture.registry.register(
             project: fixture.project,
             requestedFID: first.fid,
@@ -156,12 +156,7 @@ import Testing
                 description: ""
             )
         }
-        let registration = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.androidAppID,
-            sdkVersion: ""
-        )
+        let registration = try fixture.register(DevelopmentSeed.androidAppID)
         try fixture.registry.delete(
             project: fixture.project,
             fid: registration.fid,
@@ -190,12 +185,7 @@ import Testing
 
     @Test func aWrongRefreshTokenDeletesNothing() throws {
         let fixture = try Fixture()
-        let registration = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.webAppID,
-            sdkVersion: ""
-        )
+        let registration = try fixture.register(DevelopmentSeed.webAppID)
         #expect(throws: InstallationError.invalidRefreshToken) {
             try fixture.registry.delete(project: fixture.project, fid: registration.fid, refreshToken: "3_wrong")
         }
@@ -205,18 +195,8 @@ import Testing
 
     @Test func theSweeperDeletesOnlyInstallationsUnseenForTheInactivityWindow() throws {
         let fixture = try Fixture()
-        let stale = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.webAppID,
-            sdkVersion: ""
-        )
-        let active = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.webAppID,
-            sdkVersion: ""
-        )
+        let stale = try fixture.register(DevelopmentSeed.webAppID)
+        let active = try fixture.register(DevelopmentSeed.webAppID)
         fixture.clock.advance(milliseconds: 200 * 86_400_000)
         _ = try fixture.registry.generateToken(
             project: fixture.project,
@@ -248,12 +228,7 @@ import Testing
             secret: nil,
             description: ""
         )
-        let registration = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.webAppID,
-            sdkVersion: ""
-        )
+        let registration = try fixture.register(DevelopmentSeed.webAppID)
         try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
 
         let transport = RecordingTransport { call in call == 1 ? 500 : 204 }
@@ -306,12 +281,7 @@ import Testing
             description: ""
         )
         for _ in 0..<40 {
-            let registration = try fixture.registry.register(
-                project: fixture.project,
-                requestedFID: nil,
-                appID: DevelopmentSeed.webAppID,
-                sdkVersion: ""
-            )
+            let registration = try fixture.register(DevelopmentSeed.webAppID)
             try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
         }
         let first = RecordingTransport(pauseMicroseconds: 500)
@@ -336,12 +306,7 @@ import Testing
 
     @Test func aTokenVerifiesUntilItsInstallationIsDeleted() throws {
         let fixture = try Fixture()
-        let registration = try fixture.registry.register(
-            project: fixture.project,
-            requestedFID: nil,
-            appID: DevelopmentSeed.iosAppID,
-            sdkVersion: ""
-        )
+        let registration = try fixture.register(DevelopmentSeed.iosAppID)
         let verified = try fixture.registry.verify(token: registration.authToken.token, project: fixture.project)
         #expect(verified.fid == registration.fid)
         #expect(verified.appID == DevelopmentSeed.iosAppID)
@@ -363,12 +328,7 @@ extension InstallationRegistryTests {
             description: ""
         )
         for _ in 0..<3 {
-            let registration = try fixture.registry.register(
-                project: fixture.project,
-                requestedFID: nil,
-                appID: DevelopmentSeed.webAppID,
-                sdkVersion: ""
-            )
+            let registration = try fixture.register(DevelopmentSeed.webAppID)
             try fixture.registry.deleteAsAdmin(project: fixture.project, fid: registration.fid)
         }
         let clock = fixture.clock

@@ -107,18 +107,19 @@ public final class InstallationRegistry: Sendable {
         let appID = requestedAppID ?? record.appID
         let sdkVersion = requestedSDKVersion ?? record.sdkVersion
         let now = clock.nowMilliseconds()
+        let touch: @Sendable (WriteTransaction) throws -> Void = { transaction in
+            try transaction.touchInstallation(
+                projectID: projectID,
+                fid: fid,
+                appID: appID,
+                sdkVersion: sdkVersion,
+                seenAt: now
+            )
+        }
         if appID != record.appID {
             // Moving to another app changes what tokens say: durable before any token says it.
             guard project.app(id: appID) != nil else { throw InstallationError.appNotInProject(appID) }
-            try store.write { transaction in
-                try transaction.touchInstallation(
-                    projectID: projectID,
-                    fid: fid,
-                    appID: appID,
-                    sdkVersion: sdkVersion,
-                    seenAt: now
-                )
-            }
+            try store.write(touch)
         } else if sdkVersion != record.sdkVersion
             || LastSeenPolicy.shouldRecord(
                 lastSeen: record.lastSeenMilliseconds,
@@ -126,15 +127,7 @@ public final class InstallationRegistry: Sendable {
                 inactivitySeconds: project.settings.installationInactivitySeconds
             )
         {
-            store.enqueueWrite { transaction in
-                try transaction.touchInstallation(
-                    projectID: projectID,
-                    fid: fid,
-                    appID: appID,
-                    sdkVersion: sdkVersion,
-                    seenAt: now
-                )
-            }
+            store.enqueueWrite(touch)
         }
         return try issue(project: project, fid: fid, appID: appID, now: now)
     }

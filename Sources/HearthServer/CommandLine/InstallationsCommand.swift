@@ -146,9 +146,5 @@ enum InstallationsCommand {
         return fields.joined(separator: "\t")
     }
 
-    private static func time(_ milliseconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        Timestamp.appendISO8601(milliseconds: milliseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    private static func time(_ milliseconds: Int64) -> String { rfc3339(milliseconds) }
 }

@@ -196,7 +196,8 @@ extension HearthApplication {
 
 // MARK: - Rendering
 
-private func rfc3339(_ milliseconds: Int64) -> String {
+/// `2025-01-31T09:30:00.123Z`, as Google APIs write times.
+func rfc3339(_ milliseconds: Int64) -> String {
     var bytes: [UInt8] = []
     Timestamp.appendISO8601(milliseconds: milliseconds, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
