@@ -162,7 +162,7 @@ public final class Mailer: Sendable {
                 try store.write { try $0.markOutboxMessageSent(id: record.id, transport: transport.name, at: now) }
             case .failure(let error as NetworkError) where error.kind != .rejected:
                 let deadline = min(record.expiresAt, record.createdAt + configuration.maximumAgeMilliseconds)
-                let delay = configuration.retry.delay(afterAttempt: record.attempts, random: Double.random(in: 0..<1))
+                let delay = configuration.retry.delayMilliseconds(afterFailedAttempts: record.attempts, random: Double.random(in: 0...1))!
                 // Past the deadline, the next round marks it failed with this error.
                 let next = min(now + delay, deadline)
                 try store.write {

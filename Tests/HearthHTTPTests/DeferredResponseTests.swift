@@ -36,7 +36,11 @@ import Testing
         defer { server.stop() }
         let connection = try RawConnection(port: server.boundPort!)
         for index in 0..<3 {
-            let response = try connection.request("GET", "/later?tag=\(index)", headers: ["Origin: https://app.example"])
+            let response = try connection.request(
+                "GET",
+                "/later?tag=\(index)",
+                headers: ["Origin: https://app.example"]
+            )
             #expect(response.status == 200)
             #expect(response.text == #"{"tag":"\#(index)"}"#)
             // Headers the router adds reach the deferred answer too.

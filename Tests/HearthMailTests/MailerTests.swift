@@ -43,7 +43,7 @@ final class RecordingTransport: MailTransport {
         projects = try ProjectDirectory(store: store, clock: clock)
         try projects.save(exampleProject())
         var configuration = MailDeliveryConfiguration()
-        configuration.retry = RetrySchedule(baseMilliseconds: 1_000, capMilliseconds: 8_000)
+        configuration.retry = RetrySchedule(baseMilliseconds: 1_000, maximumMilliseconds: 8_000)
         configuration.maximumAgeMilliseconds = 60_000
         configuration.claimMilliseconds = 30_000
         configuration.workerCount = workers

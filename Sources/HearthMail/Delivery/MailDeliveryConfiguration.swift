@@ -6,7 +6,7 @@ public struct MailDeliveryConfiguration: Sendable {
     /// The SMTP server of projects without their own (`hearth serve --smtp`); without one,
     /// such projects' mail goes to the log.
     public var defaultSMTP: SMTPSettings?
-    public var retry = RetrySchedule()
+    public var retry = RetrySchedule(baseMilliseconds: 10_000, maximumMilliseconds: 30 * 60_000)
     /// A message not delivered this long after it was queued fails (its link may also end
     /// it sooner).
     public var maximumAgeMilliseconds: Int64 = 2 * 86_400_000

@@ -10,7 +10,8 @@ extension HearthApplication {
         let worker = PeriodicWorker(intervalMilliseconds: 60_000) { [self] in
             runMaintenance()
         }
-        background.withLock { $0.append(worker) }
+        let installationWorkers = installations.startWorkers()
+        background.withLock { $0 += [worker] + installationWorkers }
         mailer.start()
     }
 

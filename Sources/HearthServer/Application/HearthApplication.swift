@@ -16,6 +16,8 @@ public final class HearthApplication: Sendable {
     public let adminCredentials: AdminCredentials
     /// Users, passwords and sessions (Identity Toolkit and Secure Token).
     public let accounts: AccountService
+    /// Installations: registry, webhook subscriptions, sweeper and webhook sender.
+    let installations: InstallationService
     /// The base URL of links Hearth makes (`<publicURL>/__/auth/action`), without a slash.
     public let publicURL: String
     /// The seed project's ID when the development seed runs.
@@ -34,7 +36,8 @@ public final class HearthApplication: Sendable {
         masterKey: MasterKey,
         publicURL: String,
         developmentProjectID: String?,
-        mailDelivery: MailDeliveryConfiguration = MailDeliveryConfiguration()
+        mailDelivery: MailDeliveryConfiguration = MailDeliveryConfiguration(),
+        installationSettings: InstallationServiceSettings = InstallationServiceSettings()
     ) throws {
         self.store = store
         self.clock = clock
@@ -53,6 +56,15 @@ public final class HearthApplication: Sendable {
             composer: mailer.composer,
             publicURL: publicURL,
             developmentProjectID: developmentProjectID
+        )
+        installations = InstallationService(
+            store: store,
+            clock: clock,
+            log: log,
+            projects: projects,
+            keys: keys,
+            masterKey: masterKey,
+            settings: installationSettings
         )
     }
 
@@ -73,6 +85,7 @@ public final class HearthApplication: Sendable {
         addKeyRoutes(to: &router)
         addIdentityToolkitRoutes(to: &router)
         addMailRoutes(to: &router)
+        addInstallationRoutes(to: &router)
         return router
     }
 }

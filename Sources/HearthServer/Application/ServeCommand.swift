@@ -61,7 +61,8 @@ enum ServeCommand {
                 masterKey: masterKey,
                 publicURL: publicOptions.effectivePublicURL,
                 developmentProjectID: developmentProjectID,
-                mailDelivery: mailDelivery
+                mailDelivery: mailDelivery,
+                installationSettings: options.installationSettings
             )
             for project in configuration?.projects ?? [] { try application.projects.save(project) }
             if options.runsDevelopmentSeed { try application.projects.save(DevelopmentSeed.project) }

@@ -25,6 +25,7 @@ public enum HearthCommand {
           keys rotate --project P --purpose installations|idTokens
                                          replace a signing key (the old one stays published)
         \(MailCommand.usage)
+        \(InstallationsCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
         --data DIR or --database URL (default: .hearth).
@@ -68,6 +69,8 @@ public enum HearthCommand {
             return try AdministrationCommand.run(command, rest, environment: environment)
         case "mail":
             return try MailCommand.run(rest)
+        case "installations", "webhooks":
+            return try InstallationsCommand.run(command, rest, environment: environment)
         default:
             throw UsageError("hearth: unknown command \"\(command)\" (see hearth --help)")
         }

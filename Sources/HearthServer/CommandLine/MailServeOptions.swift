@@ -74,7 +74,7 @@ public struct MailServeOptions: Sendable, Equatable {
         configuration.defaultSMTP = defaultSMTP
         configuration.retry = RetrySchedule(
             baseMilliseconds: retryBaseMilliseconds,
-            capMilliseconds: retryCapMilliseconds
+            maximumMilliseconds: retryCapMilliseconds
         )
         configuration.claimMilliseconds = claimMilliseconds
         configuration.pollMilliseconds = pollMilliseconds

@@ -19,6 +19,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var smtpURL: String? { mail.smtpURL }
     /// Lets `POST /emulator/v1/clock` move the server's time forward (for tests only).
     public var testClock = false
+    /// The inactivity sweeper's interval and the webhook retry back-off.
+    public var installationSettings = InstallationServiceSettings()
 
     public init() {}
 
@@ -35,14 +37,16 @@ public struct ServeOptions: Sendable, Equatable {
 
     static let valuedFlags = Set([
         "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
-        "connection-timeout", "max-body-bytes",
+        "connection-timeout", "max-body-bytes", "installation-sweep-interval-ms", "webhook-retry-base-ms",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
                             [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
-                            [--max-body-bytes N] [--test-clock] [--mail-... (below)]
+                            [--max-body-bytes N] [--test-clock]
+                            [--installation-sweep-interval-ms N] [--webhook-retry-base-ms N]
+                            [--mail-... (below)]
 
         Runs the server. Without --config it runs the development seed (project demo-project,
         API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
@@ -60,6 +64,11 @@ public struct ServeOptions: Sendable, Equatable {
           --max-body-bytes N      largest request body, after gzip (default 1048576)
           --test-clock            let POST /emulator/v1/clock {"advanceSeconds": N} move time
                                   forward (end-to-end tests of expiry; never in production)
+          --installation-sweep-interval-ms N
+                                  how often inactive installations are swept (default 60000)
+          --webhook-retry-base-ms N
+                                  first retry delay of a failed deletion webhook, doubling
+                                  up to 6 hours (default 30000)
         \(MailServeOptions.usage)
         """
 
@@ -101,6 +110,20 @@ public struct ServeOptions: Sendable, Equatable {
         )
         options.mail = try MailServeOptions(parsed)
         options.testClock = parsed.flag("test-clock")
+        options.installationSettings.sweepIntervalMilliseconds = try parsed.integer(
+            "installation-sweep-interval-ms",
+            default: options.installationSettings.sweepIntervalMilliseconds,
+            in: 10...86_400_000,
+            command: "serve"
+        )
+        options.installationSettings.webhookRetryBaseMilliseconds = Int64(
+            try parsed.integer(
+                "webhook-retry-base-ms",
+                default: Int(options.installationSettings.webhookRetryBaseMilliseconds),
+                in: 10...86_400_000,
+                command: "serve"
+            )
+        )
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw UsageError("hearth serve: --public-url must start with http:// or https://")

@@ -111,7 +111,14 @@ extension ServerCore {
             response = responder.respond(to: request)
         }
         if let deferral = response.deferral {
-            return suspend(connection: connection, state: state, deferral: deferral, method: httpMethod, path: path, remoteAddress: remoteAddress)
+            return suspend(
+                connection: connection,
+                state: state,
+                deferral: deferral,
+                method: httpMethod,
+                path: path,
+                remoteAddress: remoteAddress
+            )
         }
         return send(
             response,

@@ -1,0 +1,55 @@
+"""A webhook receiver for end-to-end tests: answers 500 to the first --fail-first requests and
+200 afterwards, and prints one JSON line per request (path, headers, body) to stdout.
+
+    python webhook_receiver.py --fail-first 1
+    -> {"listening": 40123}
+    -> {"path": "/hook", "status": 500, "headers": {...}, "body": "..."}
+"""
+
+import argparse
+import json
+import signal
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fail-first", type=int, default=0)
+    args = parser.parse_args()
+    # The test runner may have blocked these signals; a child inherits the mask, and the
+    # test stops the receiver with SIGTERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    state = {"seen": 0}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", "0"))
+            body = self.rfile.read(length)
+            state["seen"] += 1
+            status = 500 if state["seen"] <= args.fail_first else 200
+            record = {
+                "path": self.path,
+                "status": status,
+                "headers": {name: value for name, value in self.headers.items()},
+                "body": body.decode("utf-8"),
+            }
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            print(json.dumps(record), flush=True)
+
+        def log_message(self, *_):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(json.dumps({"listening": server.server_address[1]}), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
