@@ -44,13 +44,38 @@ public final class InstallationRegistry: Sendable {
     public func register(project: Project, requestedFID: String?, appID: String, sdkVersion: String) throws
         -> Registration
     {
+        let prepared = try prepareRegistration(
+            project: project,
+            requestedFID: requestedFID,
+            appID: appID,
+            sdkVersion: sdkVersion
+        )
+        return try prepared.finish(try store.write(prepared.write))
+    }
+
+    /// A registration checked and signed ahead of its one durable write.
+    public struct PreparedRegistration: Sendable {
+        /// Stores the installation; answers the FID it got.
+        public let write: @Sendable (WriteTransaction) throws -> String
+        /// The answer for the FID the write chose (the token is signed again only when the
+        /// requested FID was replaced).
+        public let finish: @Sendable (String) throws -> Registration
+    }
+
+    /// Everything a registration does before its write: checks, the refresh token, and the
+    /// auth token of the requested FID (signed here, off the store's writer). The caller runs
+    /// `write` (synchronously or deferred) and answers `finish(fid)`.
+    public func prepareRegistration(project: Project, requestedFID: String?, appID: String, sdkVersion: String) throws
+        -> PreparedRegistration
+    {
         guard project.app(id: appID) != nil else { throw InstallationError.appNotInProject(appID) }
         try Self.checkSDKVersion(sdkVersion)
         let (refreshToken, hash) = InstallationRefreshToken.generate()
         let now = clock.nowMilliseconds()
         let projectID = project.id
         let requested = requestedFID.flatMap { FID.isWellFormed($0) ? $0 : nil }
-        let fid = try store.write { transaction -> String in
+        let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now) }
+        let write: @Sendable (WriteTransaction) throws -> String = { transaction in
             if let requested {
                 if let existing = try transaction.installation(projectID: projectID, fid: requested) {
                     if existing.appID == appID {
@@ -81,8 +106,10 @@ public final class InstallationRegistry: Sendable {
                 }
             }
         }
-        let token = try issue(project: project, fid: fid, appID: appID, now: now)
-        return Registration(fid: fid, refreshToken: refreshToken, authToken: token)
+        return PreparedRegistration(write: write) { [self] fid in
+            let token = try fid == requested ? presigned! : issue(project: project, fid: fid, appID: appID, now: now)
+            return Registration(fid: fid, refreshToken: refreshToken, authToken: token)
+        }
     }
 
     /// A new auth token for the installation, proven by its refresh token. `appID` and

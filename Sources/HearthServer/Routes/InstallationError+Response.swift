@@ -1,5 +1,10 @@
-import HearthCore
-import HearthHTTP
+public import HearthCore
+public import HearthHTTP
+
+/// An `InstallationError` delivered to a deferred answer is written in the FIS envelope.
+extension InstallationError: HTTPResponseError {
+    public func response() -> Response { apiError.response() }
+}
 
 extension InstallationError {
     /// The error in the Google envelope as Firebase Installations writes it: `code`,

@@ -27,26 +27,31 @@ extension HearthApplication {
                 }
             }
             let sdkVersion = try optionalString(body.member("sdkVersion", "sdk_version"), name: "sdkVersion") ?? ""
-            let registration = try answeringInstallationErrors {
-                try installations.registry.register(
+            let prepared = try answeringInstallationErrors {
+                try installations.registry.prepareRegistration(
                     project: project,
                     requestedFID: body["fid"]?.stringValue,
                     appID: appID,
                     sdkVersion: sdkVersion
                 )
             }
-            var writer = JSONWriter(reservingCapacity: 640)
-            writer.beginObject()
-            writer.key("name")
-            writer.string("projects/\(project.number)/installations/\(registration.fid)")
-            writer.key("fid")
-            writer.string(registration.fid)
-            writer.key("refreshToken")
-            writer.string(registration.refreshToken)
-            writer.key("authToken")
-            writeAuthToken(registration.authToken, to: &writer)
-            writer.endObject()
-            return .json(bytes: writer.bytes)
+            // One durable group commit; the worker thread serves others while it happens.
+            let number = project.number
+            return deferredWrite(prepared.write) { fid in
+                let registration = try prepared.finish(fid)
+                var writer = JSONWriter(reservingCapacity: 640)
+                writer.beginObject()
+                writer.key("name")
+                writer.string("projects/\(number)/installations/\(registration.fid)")
+                writer.key("fid")
+                writer.string(registration.fid)
+                writer.key("refreshToken")
+                writer.string(registration.refreshToken)
+                writer.key("authToken")
+                Self.writeAuthToken(registration.authToken, to: &writer)
+                writer.endObject()
+                return .json(bytes: writer.bytes)
+            }
         }
 
         router.post("/v1/projects/{project}/installations/{fid}/authTokens:generate") { [self] request in
@@ -76,7 +81,7 @@ extension HearthApplication {
                 )
             }
             var writer = JSONWriter(reservingCapacity: 480)
-            writeAuthToken(token, to: &writer)
+            Self.writeAuthToken(token, to: &writer)
             return .json(bytes: writer.bytes)
         }
 
@@ -145,7 +150,7 @@ extension HearthApplication {
         return text
     }
 
-    private func writeAuthToken(_ token: InstallationRegistry.IssuedToken, to writer: inout JSONWriter) {
+    private static func writeAuthToken(_ token: InstallationRegistry.IssuedToken, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("token")
         writer.string(token.token)
