@@ -138,7 +138,8 @@ public final class Mailer: Sendable {
                     limit: configuration.batchSize
                 )
             }
-            for record in claimed { deliver(record, worker: worker) }
+            let outcomes = claimed.map { record in (record, deliver(record)) }
+            record(outcomes, worker: worker)
             return claimed.count
         } catch {
             log.warning("mail outbox unavailable", ["error": .string(String(describing: error))])
@@ -146,54 +147,81 @@ public final class Mailer: Sendable {
         }
     }
 
-    private func deliver(_ record: OutboxRecord, worker: String) {
+    /// Hands one message to its transport.
+    private func deliver(_ record: OutboxRecord) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
-        let outcome: Result<Void, any Error>
         do {
             try transport.deliver(try OutgoingMail(record))
-            outcome = .success(())
+            return (transport.name, .success(()))
         } catch {
-            outcome = .failure(error)
+            return (transport.name, .failure(error))
         }
+    }
+
+    /// Records the outcomes of one claimed batch in one write: sent, rescheduled after a
+    /// transient failure, or failed for good.
+    private func record(
+        _ outcomes: [(OutboxRecord, (transport: String, result: Result<Void, any Error>))],
+        worker: String
+    ) {
         let now = clock.nowMilliseconds()
-        do {
-            switch outcome {
+        var changes: [OutboxOutcome] = []
+        for (record, (transport, result)) in outcomes {
+            switch result {
             case .success:
-                try store.write { try $0.markOutboxMessageSent(id: record.id, transport: transport.name, at: now) }
+                changes.append(.sent(id: record.id, transport: transport))
             case .failure(let error as NetworkError) where error.kind != .rejected:
                 let deadline = min(record.expiresAt, record.createdAt + configuration.maximumAgeMilliseconds)
-                let delay = configuration.retry.delayMilliseconds(afterFailedAttempts: record.attempts, random: Double.random(in: 0...1))!
+                let delay =
+                    configuration.retry.delayMilliseconds(
+                        afterFailedAttempts: record.attempts,
+                        random: Double.random(in: 0...1)
+                    ) ?? configuration.retry.maximumMilliseconds
                 // Past the deadline, the next round marks it failed with this error.
                 let next = min(now + delay, deadline)
-                try store.write {
-                    try $0.rescheduleOutboxMessage(
-                        id: record.id,
-                        worker: worker,
-                        nextAttemptAt: next,
-                        error: error.message
-                    )
-                }
+                changes.append(.retry(id: record.id, at: next, error: error.message))
                 log.warning(
                     "mail delivery failed; will retry",
                     [
                         "mailId": .string(record.id), "attempt": .int(Int64(record.attempts)),
-                        "retryInMillis": .int(next - now), "transport": .string(transport.name),
+                        "retryInMillis": .int(next - now), "transport": .string(transport),
                         "error": .string(error.message),
                     ]
                 )
             case .failure(let error):
                 let message = (error as? NetworkError)?.message ?? String(describing: error)
-                try store.write { try $0.failOutboxMessage(id: record.id, worker: worker, error: message, at: now) }
+                changes.append(.failed(id: record.id, error: message))
                 log.warning(
                     "mail delivery failed for good",
-                    ["mailId": .string(record.id), "transport": .string(transport.name), "error": .string(message)]
+                    ["mailId": .string(record.id), "transport": .string(transport), "error": .string(message)]
                 )
             }
+        }
+        guard !changes.isEmpty else { return }
+        let recorded = changes
+        do {
+            try store.write { transaction in
+                for change in recorded {
+                    switch change {
+                    case .sent(let id, let transport):
+                        try transaction.markOutboxMessageSent(id: id, transport: transport, at: now)
+                    case .retry(let id, let next, let error):
+                        try transaction.rescheduleOutboxMessage(
+                            id: id,
+                            worker: worker,
+                            nextAttemptAt: next,
+                            error: error
+                        )
+                    case .failed(let id, let error):
+                        try transaction.failOutboxMessage(id: id, worker: worker, error: error, at: now)
+                    }
+                }
+            }
         } catch {
-            // The claim lapses and the message is tried again: at least once, never lost.
+            // The claims lapse and the messages are tried again: at least once, never lost.
             log.warning(
-                "cannot record a mail delivery",
-                ["mailId": .string(record.id), "error": .string(String(describing: error))]
+                "cannot record mail deliveries",
+                ["count": .int(Int64(recorded.count)), "error": .string(String(describing: error))]
             )
         }
     }
@@ -214,4 +242,11 @@ public final class Mailer: Sendable {
             log.warning("mail outbox clean-up failed", ["error": .string(String(describing: error))])
         }
     }
+}
+
+/// What became of one claimed message.
+private enum OutboxOutcome: Sendable {
+    case sent(id: String, transport: String)
+    case retry(id: String, at: Int64, error: String)
+    case failed(id: String, error: String)
 }

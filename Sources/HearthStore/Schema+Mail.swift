@@ -44,17 +44,14 @@ extension Schema {
         ),
         Migration(
             version: 301,
-            name: "mail outbox: due and deadline indexes over unfinished messages only",
-            // Claims and deadlines only ever look at unfinished messages. Partial indexes keep
-            // those lookups proportional to the messages that are due, not to the history,
-            // and a claim reads the oldest due messages straight off the index, no sort.
+            name: "mail outbox: the due index covers unfinished messages only",
+            // Claims only ever look at unfinished messages. A partial index keeps that lookup
+            // proportional to the messages that are due, not to the history, and a claim reads
+            // the oldest due messages straight off the index, with no sort. (The deadline
+            // sweep, every few seconds, walks the same index.)
             sql: """
                 DROP INDEX mail_outbox_due;
                 CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at, created_at)
-                    WHERE state IN ('queued', 'sending');
-                CREATE INDEX mail_outbox_deadline ON mail_outbox (expires_at)
-                    WHERE state IN ('queued', 'sending');
-                CREATE INDEX mail_outbox_age ON mail_outbox (created_at)
                     WHERE state IN ('queued', 'sending');
                 """
         ),

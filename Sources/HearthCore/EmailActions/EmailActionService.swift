@@ -184,6 +184,7 @@ public final class EmailActionService: Sendable {
             code: code,
             link: link
         )
+        let message = mail.map { WriteTransaction.outboxRecord(for: $0, action: action, at: now) }
         let limits = SendLimits(project: project)
         let caller = request.caller
         let silent = target.silent
@@ -199,7 +200,7 @@ public final class EmailActionService: Sendable {
             }
             if silent { return }
             try transaction.insertActionCode(record)
-            if let mail { try transaction.enqueueMail(mail, action: action, at: now) }
+            if let message { try transaction.insertOutboxMessage(message) }
         }
     }
 

@@ -32,9 +32,19 @@ extension WriteTransaction {
         action: MailAction? = nil,
         at nowMilliseconds: Int64
     ) throws(StoreError) -> OutboxRecord {
+        let record = Self.outboxRecord(for: mail, action: action, at: nowMilliseconds)
+        try insertOutboxMessage(record)
+        return record
+    }
+
+    /// The outbox row of `mail`, built before the write that queues it (with
+    /// `insertOutboxMessage`), so the store's writer spends no time formatting it.
+    public static func outboxRecord(for mail: ComposedMail, action: MailAction? = nil, at nowMilliseconds: Int64)
+        -> OutboxRecord
+    {
         let id = Base64URL.encode(SecureRandom.bytes(count: 16))
         let window = mail.deliverWithinSeconds.map { $0 * 1_000 } ?? Self.longestMailDeliveryMilliseconds
-        let record = OutboxRecord(
+        return OutboxRecord(
             id: id,
             projectID: mail.projectID,
             kind: mail.kind.rawValue,
@@ -58,7 +68,5 @@ extension WriteTransaction {
             createdAt: nowMilliseconds,
             expiresAt: nowMilliseconds + min(window, Self.longestMailDeliveryMilliseconds)
         )
-        try insertOutboxMessage(record)
-        return record
     }
 }
