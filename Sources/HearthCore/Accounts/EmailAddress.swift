@@ -7,6 +7,8 @@
 /// spaces are trimmed, as a form field would be.
 public enum EmailAddress {
     /// The normalised address, or `nil` when `text` is not an acceptable email.
+    private static let forbiddenBytes = Set(" \"(),:;<>[\\]".utf8)
+
     public static func normalized(_ text: String) -> String? {
         let trimmed = text.trimmingASCIISpaces()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 254 else { return nil }
@@ -15,10 +17,14 @@ public enum EmailAddress {
         let local = parts[0]
         let domain = parts[1]
         guard !local.isEmpty, local.utf8.count <= 64, !domain.isEmpty, domain.utf8.count <= 253 else { return nil }
-        let forbidden: Set<Unicode.Scalar> = [" ", "\"", "(", ")", ",", ":", ";", "<", ">", "[", "\\", "]"]
-        for scalar in trimmed.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.isWhitespace { return nil }
-            if forbidden.contains(scalar) { return nil }
+        for byte in trimmed.utf8 where byte < 0x80 {
+            if byte < 0x20 || byte == 0x7F || forbiddenBytes.contains(byte) { return nil }
+        }
+        // Non-ASCII whitespace (no-break space, ideographic space, ...) is refused too.
+        if trimmed.utf8.contains(where: { $0 >= 0x80 }),
+            trimmed.unicodeScalars.contains(where: { !$0.isASCII && $0.properties.isWhitespace })
+        {
+            return nil
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }

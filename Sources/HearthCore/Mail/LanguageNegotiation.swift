@@ -1,5 +1,7 @@
+import Synchronization
+
 /// What a request says about the language its email should be in, strongest first.
-public struct LanguagePreferences: Sendable, Equatable {
+public struct LanguagePreferences: Sendable, Hashable {
     /// Asked for explicitly: the `X-Firebase-Locale` header or a `languageCode` field.
     public var explicit: String?
     /// The language stored on the user's account.
@@ -23,6 +25,31 @@ public struct LanguagePreferences: Sendable, Equatable {
 /// Nothing matching, English, else the first available language.
 public enum LanguageNegotiation {
     public static func choose(
+        _ preferences: LanguagePreferences,
+        projectDefault: String?,
+        available: [String]
+    ) -> String {
+        // The same few combinations come again and again (one per browser language setting):
+        // answer them from memory.
+        let key = CacheKey(preferences: preferences, projectDefault: projectDefault, available: available)
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let chosen = negotiate(preferences, projectDefault: projectDefault, available: available)
+        cache.withLock { cache in
+            if cache.count >= 4_096 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = chosen
+        }
+        return chosen
+    }
+
+    private struct CacheKey: Hashable {
+        let preferences: LanguagePreferences
+        let projectDefault: String?
+        let available: [String]
+    }
+
+    private static let cache = Mutex<[CacheKey: String]>([:])
+
+    private static func negotiate(
         _ preferences: LanguagePreferences,
         projectDefault: String?,
         available: [String]

@@ -42,7 +42,9 @@ extension WriteTransaction {
     public static func outboxRecord(for mail: ComposedMail, action: MailAction? = nil, at nowMilliseconds: Int64)
         -> OutboxRecord
     {
-        let id = Base64URL.encode(SecureRandom.bytes(count: 16))
+        // Time first, then randomness: new messages land at the end of the outbox's indexes
+        // (hot pages) instead of at random places in them, and IDs sort by age.
+        let id = Self.timePrefix(nowMilliseconds) + Base64URL.encode(SecureRandom.bytes(count: 12))
         let window = mail.deliverWithinSeconds.map { $0 * 1_000 } ?? Self.longestMailDeliveryMilliseconds
         return OutboxRecord(
             id: id,
@@ -68,5 +70,17 @@ extension WriteTransaction {
             createdAt: nowMilliseconds,
             expiresAt: nowMilliseconds + min(window, Self.longestMailDeliveryMilliseconds)
         )
+    }
+
+    /// `milliseconds` as 9 base-32 digits (fixed width, so IDs compare like their times).
+    static func timePrefix(_ milliseconds: Int64) -> String {
+        let digits = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+        var value = UInt64(max(0, milliseconds))
+        var output = [UInt8](repeating: 0, count: 9)
+        for index in stride(from: 8, through: 0, by: -1) {
+            output[index] = digits[Int(value & 31)]
+            value >>= 5
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -44,18 +44,36 @@ enum HTMLLayout {
 
     /// Text made safe for HTML content and for double- or single-quoted attributes.
     static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
+        // Most values (addresses, links, names) need nothing: answer them as they are.
+        guard text.utf8.contains(where: { escaped($0) != nil }) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            if let replacement = escaped(byte) {
+                output.append(contentsOf: replacement)
+            } else {
+                output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let ampersand = Array("&amp;".utf8)
+    private static let lessThan = Array("&lt;".utf8)
+    private static let greaterThan = Array("&gt;".utf8)
+    private static let quote = Array("&quot;".utf8)
+    private static let apostrophe = Array("&#39;".utf8)
+
+    /// The entity for a byte that HTML gives meaning to; these are all ASCII, so working on
+    /// UTF-8 bytes never splits a character.
+    private static func escaped(_ byte: UInt8) -> [UInt8]? {
+        switch byte {
+        case UInt8(ascii: "&"): ampersand
+        case UInt8(ascii: "<"): lessThan
+        case UInt8(ascii: ">"): greaterThan
+        case UInt8(ascii: "\""): quote
+        case UInt8(ascii: "'"): apostrophe
+        default: nil
+        }
     }
 }

@@ -40,8 +40,23 @@ public struct TemplateComposer: MailComposer {
             case .expiry: pack.durationText(seconds: lifetime)
             }
         }
-        let subject = Self.singleLine(template.subject.render(value))
-        let content = template.html.render { HTMLLayout.escape(value($0)) }
+        // Each value is worked out (and escaped) once, however often the templates use it.
+        var plain: [MailPlaceholder: String] = [:]
+        var escaped: [MailPlaceholder: String] = [:]
+        func cached(_ placeholder: MailPlaceholder) -> String {
+            if let known = plain[placeholder] { return known }
+            let computed = value(placeholder)
+            plain[placeholder] = computed
+            return computed
+        }
+        func cachedHTML(_ placeholder: MailPlaceholder) -> String {
+            if let known = escaped[placeholder] { return known }
+            let computed = HTMLLayout.escape(cached(placeholder))
+            escaped[placeholder] = computed
+            return computed
+        }
+        let subject = Self.singleLine(template.subject.render(cached))
+        let content = template.html.render(cachedHTML)
         return ComposedMail(
             kind: kind,
             projectID: project.id,
@@ -51,7 +66,7 @@ public struct TemplateComposer: MailComposer {
             replyTo: try settings.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) },
             subject: subject,
             html: HTMLLayout.document(language: language, title: subject, content: content),
-            text: template.text.render(value),
+            text: template.text.render(cached),
             deliverWithinSeconds: kind.hasLink ? lifetime : nil
         )
     }
@@ -80,6 +95,7 @@ public struct TemplateComposer: MailComposer {
 
     /// Control characters (line breaks included) become spaces; runs of spaces shrink to one.
     static func singleLine(_ text: String) -> String {
+        if isAlreadySingleLine(text) { return text }
         var output = ""
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
@@ -91,10 +107,29 @@ public struct TemplateComposer: MailComposer {
         return output.trimmingCharacters(in: " ")
     }
 
+    /// Whether `singleLine` would leave `text` as it is: no control character (C0, DEL, C1),
+    /// no doubled space, no space at either end. Checked on bytes, which is the common case.
+    private static func isAlreadySingleLine(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F { return false }
+            if afterC2 && byte >= 0x80 && byte <= 0x9F { return false }  // U+0080–U+009F
+            if byte == 0x20 && (previous == 0x20 || previous == 0) { return false }
+            afterC2 = byte == 0xC2
+            previous = byte
+        }
+        return previous != 0x20
+    }
+
     static func isWebLink(_ link: String) -> Bool {
-        let lowered = link.lowercased()
-        return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://")) && link.count > 8
-            && !link.unicodeScalars.contains { $0 == " " || $0.properties.generalCategory == .control }
+        let bytes = link.utf8
+        func hasPrefix(_ prefix: String) -> Bool {
+            bytes.count >= prefix.utf8.count
+                && zip(bytes, prefix.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
+        return (hasPrefix("https://") || hasPrefix("http://")) && bytes.count > 8 && isAlreadySingleLine(link)
+            && !bytes.contains(0x20)
     }
 }
 

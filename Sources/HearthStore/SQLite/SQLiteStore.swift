@@ -11,6 +11,13 @@ public final class SQLiteStore: Store {
         public var maximumBatch = 512
         /// Idle read connections kept open for reuse.
         public var pooledReaders = 8
+        /// Page cache of the writer and of each reader, in KiB. The writer's working set
+        /// (index pages of busy tables) must stay cached, or every write waits on reads.
+        public var writerCacheKiB = 65_536
+        public var readerCacheKiB = 8_192
+        /// Reads through a memory map of this many bytes of the database file: no system call
+        /// per page read. Pages count toward resident memory only once they are touched.
+        public var mmapBytes = 1 << 30
 
         public init(path: String) { self.path = path }
     }
@@ -38,6 +45,8 @@ public final class SQLiteStore: Store {
             PRAGMA synchronous = FULL;
             PRAGMA foreign_keys = ON;
             PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -\(configuration.writerCacheKiB);
+            PRAGMA mmap_size = \(configuration.mmapBytes);
             """
         )
         try Migration.apply(migrations, on: connection)
@@ -81,11 +90,15 @@ public final class SQLiteStore: Store {
 
     private func borrowReader() throws(StoreError) -> SQLiteConnection {
         if let connection = readers.withLock({ $0.popLast() }) { return connection }
-        return try SQLiteConnection(
+        let connection = try SQLiteConnection(
             path: configuration.path,
             readOnly: true,
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
         )
+        try connection.executeScript(
+            "PRAGMA cache_size = -\(configuration.readerCacheKiB); PRAGMA mmap_size = \(configuration.mmapBytes);"
+        )
+        return connection
     }
 
     private func returnReader(_ connection: SQLiteConnection) {
