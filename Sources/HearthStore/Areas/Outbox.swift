@@ -8,22 +8,26 @@ extension WriteTransaction {
         try connection.execute(
             """
             INSERT INTO mail_outbox (
-                id, project_id, kind, language, sender, recipient, reply_to, subject, html_body, text_body,
-                message_id, action_request_type, action_email, action_new_email, action_code, action_link,
-                state, attempts, last_error, transport, created_at, expires_at, next_attempt_at,
-                claimed_until, claimed_by, finished_at
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                id, project_id, kind, language, sender, recipient, reply_to, subject, message_id,
+                action_request_type, action_email, action_new_email, state, attempts, last_error, transport,
+                created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.id), .text(record.projectID), .text(record.kind), .text(record.language),
                 .text(record.sender), .text(record.recipient), .text(record.replyTo), .text(record.subject),
-                .text(record.htmlBody), .text(record.textBody), .text(record.messageID),
-                .text(record.action?.requestType), .text(record.action?.email), .text(record.action?.newEmail),
-                .text(record.action?.oobCode), .text(record.action?.oobLink),
-                .text(record.state.rawValue), .integer(record.attempts), .text(record.lastError),
-                .text(record.transport), .integer(record.createdAt), .integer(record.expiresAt),
-                .integer(record.nextAttemptAt), .integer(record.claimedUntil), .text(record.claimedBy),
-                .integer(record.finishedAt),
+                .text(record.messageID), .text(record.action?.requestType), .text(record.action?.email),
+                .text(record.action?.newEmail), .text(record.state.rawValue), .integer(record.attempts),
+                .text(record.lastError), .text(record.transport), .integer(record.createdAt),
+                .integer(record.expiresAt), .integer(record.nextAttemptAt), .integer(record.claimedUntil),
+                .text(record.claimedBy), .integer(record.finishedAt),
+            ]
+        )
+        try connection.execute(
+            "INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(record.id), .text(record.htmlBody), .text(record.textBody), .text(record.action?.oobCode),
+                .text(record.action?.oobLink),
             ]
         )
     }
@@ -66,13 +70,14 @@ extension WriteTransaction {
                 WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
                 ORDER BY next_attempt_at, created_at LIMIT ?
             ) AND state IN ('queued', 'sending') AND next_attempt_at <= ?
-            RETURNING \(OutboxRecord.columns)
+            RETURNING \(OutboxRecord.returningColumns)
             """,
             [
                 .text(worker), .integer(claimedUntil), .integer(claimedUntil), .integer(now), .integer(limit),
                 .integer(now),
             ]
         ).map(OutboxRecord.init(row:)).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        .map { record throws(StoreError) in try withBody(record) }
     }
 
     /// Records a delivery. `sent` is final, so it is recorded even if the claim lapsed and
@@ -124,10 +129,10 @@ extension WriteTransaction {
     public func purgeOutboxBodies(finishedBefore: Int64, keepingProject: String?) throws(StoreError) -> Int {
         try connection.execute(
             """
-            UPDATE mail_outbox
-            SET html_body = NULL, text_body = NULL, action_code = NULL, action_link = NULL
-            WHERE state IN ('sent', 'failed') AND finished_at < ? AND project_id <> ?
-                AND (html_body IS NOT NULL OR text_body IS NOT NULL OR action_code IS NOT NULL)
+            DELETE FROM mail_bodies WHERE id IN (
+                SELECT id FROM mail_outbox
+                WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ?
+            )
             """,
             [.integer(finishedBefore), .text(keepingProject ?? "")]
         )
@@ -136,8 +141,17 @@ extension WriteTransaction {
     /// Deletes messages finished before `finishedBefore`; answers how many.
     @discardableResult
     public func deleteOutboxMessages(finishedBefore: Int64) throws(StoreError) -> Int {
+        // Bodies go first, in case a backend runs without foreign-key cascades.
         try connection.execute(
-            "DELETE FROM mail_outbox WHERE state IN ('sent', 'failed') AND finished_at < ?",
+            """
+            DELETE FROM mail_bodies WHERE id IN (
+                SELECT id FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?
+            )
+            """,
+            [.integer(finishedBefore)]
+        )
+        return try connection.execute(
+            "DELETE FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?",
             [.integer(finishedBefore)]
         )
     }
@@ -160,17 +174,17 @@ extension StoreReading {
         after position: (createdAt: Int64, id: String)? = nil,
         limit: Int
     ) throws(StoreError) -> [OutboxRecord] {
-        var sql = "SELECT \(OutboxRecord.columns) FROM mail_outbox WHERE project_id = ?"
+        var sql = "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ?"
         var parameters: [SQLValue] = [.text(projectID)]
         if let state {
-            sql += " AND state = ?"
+            sql += " AND o.state = ?"
             parameters.append(.text(state.rawValue))
         }
         if let position {
-            sql += " AND (created_at < ? OR (created_at = ? AND id < ?))"
+            sql += " AND (o.created_at < ? OR (o.created_at = ? AND o.id < ?))"
             parameters += [.integer(position.createdAt), .integer(position.createdAt), .text(position.id)]
         }
-        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        sql += " ORDER BY o.created_at DESC, o.id DESC LIMIT ?"
         parameters.append(.integer(limit))
         return try connection.query(sql, parameters).map(OutboxRecord.init(row:))
     }
@@ -178,7 +192,7 @@ extension StoreReading {
     /// One message of a project.
     public func outboxMessage(projectID: String, id: String) throws(StoreError) -> OutboxRecord? {
         try connection.queryFirst(
-            "SELECT \(OutboxRecord.columns) FROM mail_outbox WHERE project_id = ? AND id = ?",
+            "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ? AND o.id = ?",
             [.text(projectID), .text(id)]
         ).map(OutboxRecord.init(row:))
     }
@@ -187,19 +201,48 @@ extension StoreReading {
     public func outboxActionMessages(projectID: String) throws(StoreError) -> [OutboxRecord] {
         try connection.query(
             """
-            SELECT \(OutboxRecord.columns) FROM mail_outbox
-            WHERE project_id = ? AND action_code IS NOT NULL
-            ORDER BY created_at, id
+            SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
+            WHERE o.project_id = ? AND b.action_code IS NOT NULL
+            ORDER BY o.created_at, o.id
             """,
             [.text(projectID)]
         ).map(OutboxRecord.init(row:))
     }
 }
 
+extension WriteTransaction {
+    /// `record` with its bodies and action code (claims answer the state row alone).
+    fileprivate func withBody(_ record: OutboxRecord) throws(StoreError) -> OutboxRecord {
+        var record = record
+        guard
+            let row = try connection.queryFirst(
+                "SELECT html_body, text_body, action_code, action_link FROM mail_bodies WHERE id = ?",
+                [.text(record.id)]
+            )
+        else { return record }
+        record.htmlBody = row.optionalString(0)
+        record.textBody = row.optionalString(1)
+        record.action?.oobCode = row.optionalString(2)
+        record.action?.oobLink = row.optionalString(3)
+        return record
+    }
+}
+
 extension OutboxRecord {
+    /// The columns `init(row:)` reads, from `joined`: the state row `o` and its bodies `b`.
     static let columns = """
-        id, project_id, kind, language, sender, recipient, reply_to, subject, html_body, text_body, message_id, \
-        action_request_type, action_email, action_new_email, action_code, action_link, state, attempts, last_error, \
+        o.id, o.project_id, o.kind, o.language, o.sender, o.recipient, o.reply_to, o.subject, b.html_body, \
+        b.text_body, o.message_id, o.action_request_type, o.action_email, o.action_new_email, b.action_code, \
+        b.action_link, o.state, o.attempts, o.last_error, o.transport, o.created_at, o.expires_at, \
+        o.next_attempt_at, o.claimed_until, o.claimed_by, o.finished_at
+        """
+
+    static let joined = "mail_outbox o LEFT JOIN mail_bodies b ON b.id = o.id"
+
+    /// The same columns from the state row alone (bodies `NULL`), for `RETURNING`.
+    static let returningColumns = """
+        id, project_id, kind, language, sender, recipient, reply_to, subject, NULL, NULL, message_id, \
+        action_request_type, action_email, action_new_email, NULL, NULL, state, attempts, last_error, \
         transport, created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at
         """
 

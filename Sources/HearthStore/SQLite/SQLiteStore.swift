@@ -11,9 +11,10 @@ public final class SQLiteStore: Store {
         public var maximumBatch = 512
         /// Idle read connections kept open for reuse.
         public var pooledReaders = 8
-        /// Page cache of the writer and of each reader, in KiB. The writer's working set
-        /// (index pages of busy tables) must stay cached, or every write waits on reads.
-        public var writerCacheKiB = 65_536
+        /// Page cache of the writer and of each reader, in KiB: enough for the hot index pages.
+        /// (Much larger makes SQLite's per-transaction cache housekeeping cost more than the
+        /// reads it saves; memory-mapped reads cover the rest.)
+        public var writerCacheKiB = 8_192
         public var readerCacheKiB = 8_192
         /// Reads through a memory map of this many bytes of the database file: no system call
         /// per page read. Pages count toward resident memory only once they are touched.
