@@ -18,7 +18,7 @@ public final class SQLiteStore: Store {
         public var readerCacheKiB = 8_192
         /// Reads through a memory map of this many bytes of the database file: no system call
         /// per page read. Pages count toward resident memory only once they are touched.
-        public var mmapBytes = 1 << 30
+        public var mmapBytes = 256 << 20
 
         public init(path: String) { self.path = path }
     }
