@@ -4,8 +4,13 @@ import Synchronization
 
 /// Serialises writes onto one connection and commits them in groups: every write waiting
 /// when the writer becomes free joins one transaction, and all of them are released after
-/// its single commit (and fsync). Each write runs inside its own savepoint, so one that
+/// its single commit is durable. Each write runs inside its own savepoint, so one that
 /// throws is rolled back alone.
+///
+/// With `syncAfterCommit`, commits are not synced by the database itself: a second thread
+/// makes them durable (one sync for every group committed since the last) while the writer
+/// already runs the next group, and only then releases their callers. Other readers may see
+/// a committed group a moment before it is durable; its callers never hear of it before.
 final class GroupCommitWriter: Sendable {
     private struct Queue {
         var pending: [PendingWrite] = []
@@ -13,23 +18,43 @@ final class GroupCommitWriter: Sendable {
         var isStopped = false
     }
 
+    /// Groups committed and waiting for the sync that makes them durable.
+    private struct Unsynced {
+        var groups: [[PendingWrite]] = []
+        var writerStopped = false
+        var isStopped = false
+    }
+
     private let queue = ConditionLock(Queue())
+    private let unsynced = ConditionLock(Unsynced())
+    private let syncAfterCommit: (@Sendable () throws -> Void)?
     private let committedWrites = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
     private let maximumBatch: Int
     private let report: @Sendable (String) -> Void
 
     /// Starts the writer thread. `connection` is used by that thread only from now on.
+    /// - Parameter syncAfterCommit: makes every commit so far durable (an fsync of the
+    ///   write-ahead log); `nil` when the database syncs each commit itself.
     init(
         connection: sending any SQLConnection,
         maximumBatch: Int = 512,
+        syncAfterCommit: (@Sendable () throws -> Void)? = nil,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.maximumBatch = maximumBatch
         self.report = report
+        self.syncAfterCommit = syncAfterCommit
         let box = ConnectionBox(connection)
         startBackgroundThread { [self] in
             self.run(box.connection)
+        }
+        if let syncAfterCommit {
+            startBackgroundThread { [self] in
+                self.runSyncer(syncAfterCommit)
+            }
+        } else {
+            unsynced.withLockThenBroadcast { $0.isStopped = true }
         }
     }
 
@@ -81,6 +106,8 @@ final class GroupCommitWriter: Sendable {
     func close() {
         queue.withLockThenBroadcast { $0.isClosed = true }
         queue.wait(until: { $0.isStopped }) { _ in }
+        unsynced.withLockThenBroadcast { $0.writerStopped = true }
+        unsynced.wait(until: { $0.isStopped }) { _ in }
     }
 
     private func submit(_ pending: PendingWrite) throws {
@@ -140,7 +167,35 @@ final class GroupCommitWriter: Sendable {
         }
         commits.add(1, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
-        finish(batch, failure: nil)
+        if syncAfterCommit != nil {
+            unsynced.withLockThenBroadcast { $0.groups.append(batch) }
+        } else {
+            finish(batch, failure: nil)
+        }
+    }
+
+    /// Makes committed groups durable, several per sync when the writer is ahead, and
+    /// releases their callers.
+    private func runSyncer(_ sync: @Sendable () throws -> Void) {
+        while true {
+            let (groups, done) = unsynced.wait(until: { !$0.groups.isEmpty || $0.writerStopped }) {
+                state -> ([[PendingWrite]], Bool) in
+                defer { state.groups.removeAll() }
+                return (state.groups, state.writerStopped)
+            }
+            if !groups.isEmpty {
+                var failure: (any Error)?
+                do {
+                    try sync()
+                } catch {
+                    failure = error
+                    report("sync after commit failed: \(error)")
+                }
+                for group in groups { finish(group, failure: failure) }
+            }
+            if done && groups.isEmpty { break }
+        }
+        unsynced.withLockThenBroadcast { $0.isStopped = true }
     }
 
     var statistics: StoreStatistics {

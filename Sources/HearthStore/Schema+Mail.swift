@@ -50,6 +50,6 @@ extension Schema {
                 CREATE INDEX mail_outbox_by_project ON mail_outbox (project_id, created_at);
                 CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
                 """
-        ),
+        )
     ]
 }

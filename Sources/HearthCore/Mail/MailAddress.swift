@@ -48,22 +48,25 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         guard let displayName else { return address }
-        let escaped = displayName.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+        let needsEscape = displayName.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }
+        let escaped =
+            needsEscape ? displayName.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") : displayName
         return "\"\(escaped)\" <\(address)>"
     }
 
     /// `local@domain` with a dot-atom local part of at most 64 characters and a domain of
     /// letters, digits and hyphens; 254 characters at most. Quoted local parts and
     /// non-ASCII addresses (which need SMTPUTF8) are refused.
+    private static let atextSymbols = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+
     public static func isValidAddress(_ address: String) -> Bool {
         let bytes = Array(address.utf8)
         guard bytes.count <= 254, let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
         let local = bytes[..<at]
         let domain = bytes[(at + 1)...]
         guard (1...64).contains(local.count), !domain.isEmpty else { return false }
-        let atext = Set("!#$%&'*+-/=?^_`{|}~".utf8)
         let localIsValid = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && $0.allSatisfy { isASCIIAlphanumeric($0) || atext.contains($0) }
+            !$0.isEmpty && $0.allSatisfy { isASCIIAlphanumeric($0) || atextSymbols.contains($0) }
         }
         let domainIsValid = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
             label in

@@ -14,7 +14,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let core: ServerCore
-    private let daemon = Mutex<Daemon?>(nil)
+    private let daemons = Mutex<[Daemon]>([])
     private let started = Atomic<Bool>(false)
 
     public init(configuration: Configuration = Configuration(), responder: some HTTPResponder) {
@@ -40,14 +40,35 @@ public final class HTTPServer: Sendable {
             throw .alreadyStarted
         }
         do throws(HTTPServerError) {
-            let running = try Daemon(configuration: configuration, core: core)
-            daemon.withLock { $0 = running }
+            let threads = max(1, configuration.threadCount)
+            let sockets = try ListenSocket.openGroup(
+                host: configuration.host,
+                port: configuration.port,
+                backlog: Int32(clamping: configuration.listenBacklog),
+                count: threads
+            )
+            var running: [Daemon] = []
+            for (index, socket) in sockets.enumerated() {
+                do throws(HTTPServerError) {
+                    // The connection limit is shared out; the first workers take the remainder.
+                    let share =
+                        configuration.connectionLimit / threads
+                        + (index < configuration.connectionLimit % threads ? 1 : 0)
+                    running.append(
+                        try Daemon(socket: socket, connectionLimit: share, configuration: configuration, core: core)
+                    )
+                } catch {
+                    for daemon in running { daemon.stop() }
+                    // The failed daemon closed its own socket.
+                    for unused in sockets[(index + 1)...] { close(unused.descriptor) }
+                    throw error
+                }
+            }
+            let port = running[0].port
+            daemons.withLock { $0 = running }
             configuration.log.info(
                 "http server listening",
-                [
-                    "host": .string(configuration.host), "port": .int(Int64(running.port)),
-                    "threads": .int(Int64(configuration.threadCount)),
-                ]
+                ["host": .string(configuration.host), "port": .int(Int64(port)), "threads": .int(Int64(threads))]
             )
         } catch {
             started.store(false, ordering: .releasing)
@@ -58,7 +79,7 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the chosen one when configured with port 0), or `nil`
     /// when not running.
     public var boundPort: Int? {
-        daemon.withLock { $0?.port }
+        daemons.withLock { $0.first?.port }
     }
 
     /// Requests currently being received, handled or answered.
@@ -70,7 +91,7 @@ public final class HTTPServer: Sendable {
     /// still served, with `Connection: close` so that clients move on.
     public func beginShutdown() {
         core.draining.store(true, ordering: .releasing)
-        daemon.withLock { $0 }?.quiesce()
+        for daemon in daemons.withLock({ $0 }) { daemon.quiesce() }
     }
 
     /// Waits until no request is in flight, or `timeout` passes. Blocks the calling thread.
@@ -92,15 +113,15 @@ public final class HTTPServer: Sendable {
     /// still running are cut off; call ``beginShutdown()`` and ``waitForInFlight(timeout:)``
     /// first for a graceful stop.
     public func stop() {
-        let running = daemon.withLock { slot -> Daemon? in
-            defer { slot = nil }
+        let running = daemons.withLock { slot -> [Daemon] in
+            defer { slot = [] }
             return slot
         }
-        guard let running else { return }
+        guard let port = running.first?.port else { return }
         core.draining.store(true, ordering: .releasing)
-        running.stop()
+        for daemon in running { daemon.stop() }
         configuration.accessLog?.writer.flush()
-        configuration.log.info("http server stopped", ["port": .int(Int64(running.port))])
+        configuration.log.info("http server stopped", ["port": .int(Int64(port))])
         configuration.log.writer.flush()
     }
 }

@@ -56,11 +56,10 @@ struct IdentityToolkitRequest: Sendable {
     /// The raw value of a field: an exact match, else a lenient one; then the query string.
     func value(_ name: String) -> JSONValue? {
         if let exact = body[name] { return exact.isNull ? nil : exact }
-        let folded = Self.fold(name)
-        for member in body where Self.fold(member.key) == folded {
+        for member in body where Self.foldedEqual(member.key, name) {
             return member.value.isNull ? nil : member.value
         }
-        for item in request.query where item.name != "key" && Self.fold(item.name) == folded {
+        for item in request.query where item.name != "key" && Self.foldedEqual(item.name, name) {
             return .string(item.value)
         }
         return nil
@@ -135,6 +134,24 @@ struct IdentityToolkitRequest: Sendable {
     // MARK: - Helpers
 
     /// A field name compared leniently: ASCII lower-case without underscores.
+    /// Whether two names are equal once folded, compared without building either.
+    static func foldedEqual(_ left: String, _ right: String) -> Bool {
+        var rightBytes = right.utf8.makeIterator()
+        for byte in left.utf8 where byte != UInt8(ascii: "_") {
+            var next = rightBytes.next()
+            while next == UInt8(ascii: "_") { next = rightBytes.next() }
+            guard let other = next, lowered(byte) == lowered(other) else { return false }
+        }
+        while let rest = rightBytes.next() {
+            if rest != UInt8(ascii: "_") { return false }
+        }
+        return true
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+
     static func fold(_ name: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count)

@@ -77,7 +77,7 @@ extension WriteTransaction {
                 .integer(now),
             ]
         ).map(OutboxRecord.init(row:)).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        .map { record throws(StoreError) in try withBody(record) }
+            .map { record throws(StoreError) in try withBody(record) }
     }
 
     /// Records a delivery. `sent` is final, so it is recorded even if the claim lapsed and

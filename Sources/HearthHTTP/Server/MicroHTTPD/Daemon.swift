@@ -2,8 +2,10 @@ import CMicroHTTPD
 import Glibc
 import Synchronization
 
-/// Owns one running `MHD_Daemon`, its listening socket and the retained ``ServerCore`` that
-/// the callbacks see; stops them in `deinit` if ``stop()`` was not called.
+/// Owns one running `MHD_Daemon` (one epoll thread), its listening socket and the retained
+/// ``ServerCore`` that the callbacks see; stops them in `deinit` if ``stop()`` was not called.
+/// The server runs one daemon per worker thread, each on its own `SO_REUSEPORT` socket, so
+/// the kernel spreads connections evenly (a shared socket lets one worker take them all).
 final class Daemon: Sendable {
     /// Only `quiesce()` and `stop()` use the pointer, and `lifecycle` orders them (each runs
     /// once, never a quiesce after the stop has begun).
@@ -13,28 +15,26 @@ final class Daemon: Sendable {
     private let lifecycle = Mutex<(quiesced: Bool, stopped: Bool)>((false, false))
     let port: Int
 
-    init(configuration: HTTPServer.Configuration, core: ServerCore) throws(HTTPServerError) {
-        let socket = try ListenSocket.open(
-            host: configuration.host,
-            port: configuration.port,
-            backlog: Int32(clamping: configuration.listenBacklog)
-        )
+    /// Starts a daemon on `socket` (it takes ownership) allowing `connectionLimit` connections.
+    init(
+        socket: ListenSocket.Opened,
+        connectionLimit: Int,
+        configuration: HTTPServer.Configuration,
+        core: ServerCore
+    ) throws(HTTPServerError) {
         let retained = Unmanaged.passRetained(core)
         let context = retained.toOpaque()
         var options: [MHD_OptionItem] = [
             // First, so that start-up messages go to our log too.
             Self.option(.EXTERNAL_LOGGER, unsafeBitCast(MicroHTTPDCallbacks.logger, to: Int.self), context),
             Self.option(.LISTEN_SOCKET, Int(socket.descriptor)),
-            Self.option(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
+            Self.option(.CONNECTION_LIMIT, max(1, connectionLimit)),
             Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
             Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeoutSeconds)),
             Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimitBytes)),
             Self.option(.NOTIFY_COMPLETED, unsafeBitCast(MicroHTTPDCallbacks.requestCompleted, to: Int.self), context),
             Self.option(.UNESCAPE_CALLBACK, unsafeBitCast(MicroHTTPDCallbacks.keepEscaped, to: Int.self)),
         ]
-        if configuration.threadCount > 1 {
-            options.append(Self.option(.THREAD_POOL_SIZE, configuration.threadCount))
-        }
         options.append(Self.option(.END, 0))
 
         // Epoll in internal worker threads is the fastest mode; ITC lets us quiesce.

@@ -10,7 +10,12 @@ enum ListenSocket {
 
     /// Binds and listens on `host` (an IPv4 or IPv6 literal, `[::1]`, or `localhost`) and
     /// `port` (0 picks a free one). The socket is non-blocking and close-on-exec.
-    static func open(host: String, port: Int, backlog: Int32) throws(HTTPServerError) -> Opened {
+    ///
+    /// - Parameter reusePort: let several sockets of this process listen on the port
+    ///   (`SO_REUSEPORT`); the kernel then spreads new connections evenly across them.
+    static func open(host: String, port: Int, backlog: Int32, reusePort: Bool = false) throws(HTTPServerError)
+        -> Opened
+    {
         guard (0...65535).contains(port) else { throw .invalidAddress("\(host):\(port)") }
         var storage = sockaddr_storage()
         let length: socklen_t
@@ -48,10 +53,13 @@ enum ListenSocket {
         )
         guard descriptor >= 0 else { throw .systemCall("socket", errno: errno) }
         do throws(HTTPServerError) {
-            // Lets a restarted server bind while old connections sit in TIME_WAIT; it does not
-            // allow two listeners on one port (that would be SO_REUSEPORT).
+            // Lets a restarted server bind while old connections sit in TIME_WAIT; on its own it
+            // does not allow two listeners on one port (SO_REUSEPORT does, for our own workers).
             var one: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            if reusePort {
+                setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
             let bound = withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
             }
@@ -73,6 +81,27 @@ enum ListenSocket {
             return Opened(descriptor: descriptor, port: SocketAddress.port(of: actual))
         } catch {
             close(descriptor)
+            throw error
+        }
+    }
+
+    /// Opens `count` sockets on one port with `SO_REUSEPORT`, one per worker, after checking
+    /// that nothing else listens there (a port shared by accident would split the traffic).
+    static func openGroup(host: String, port: Int, backlog: Int32, count: Int) throws(HTTPServerError) -> [Opened] {
+        if port != 0 {
+            let probe = try open(host: host, port: port, backlog: backlog)
+            close(probe.descriptor)
+        }
+        var opened: [Opened] = []
+        do throws(HTTPServerError) {
+            let first = try open(host: host, port: port, backlog: backlog, reusePort: true)
+            opened.append(first)
+            while opened.count < count {
+                opened.append(try open(host: host, port: first.port, backlog: backlog, reusePort: true))
+            }
+            return opened
+        } catch {
+            for socket in opened { close(socket.descriptor) }
             throw error
         }
     }
