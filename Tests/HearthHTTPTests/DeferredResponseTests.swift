@@ -89,3 +89,24 @@ import Testing
         #expect(answer.value == #"{"tag":"last"}"#)
     }
 }
+
+@Suite struct StaticResponseTests {
+    @Test func aStaticResponseIsServedOnlyOnceEnabledAndOnlyForItsExactPath() throws {
+        var router = Router()
+        router.get("/healthz") { _ in .json(["from": "router"]) }
+        router.get("/healthz/deep") { _ in .json(["from": "deep"]) }
+        var configuration = HTTPServer.Configuration(port: 0, threadCount: 1, log: LogCapture().log)
+        configuration.staticResponses = ["/healthz": .json(["from": "static"])]
+        let server = HTTPServer(configuration: configuration, responder: router)
+        try server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.boundPort!)
+        #expect(try connection.request("GET", "/healthz").text == #"{"from":"router"}"#)
+        server.enableStaticResponses()
+        #expect(try connection.request("GET", "/healthz").text == #"{"from":"static"}"#)
+        #expect(try connection.request("HEAD", "/healthz").status == 200)
+        #expect(try connection.request("GET", "/healthz/deep").text == #"{"from":"deep"}"#)
+        #expect(try connection.request("GET", "/healthz?x=1").status == 200)
+        #expect(try connection.request("POST", "/healthz", body: Array("{}".utf8)).status == 405)
+    }
+}

@@ -38,6 +38,10 @@ extension HTTPServer {
         public var accessLog: AccessLog?
         /// Where the server's own messages (and libmicrohttpd's) go.
         public var log: Log
+        /// Fixed answers to `GET`/`HEAD` of exact paths (a health check), served without
+        /// building a request or routing once ``HTTPServer/enableStaticResponses()`` is called.
+        /// Health checks come often, from every load balancer; they should cost next to nothing.
+        public var staticResponses: [String: Response] = [:]
 
         public init(
             host: String = "127.0.0.1",

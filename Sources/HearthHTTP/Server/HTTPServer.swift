@@ -87,6 +87,12 @@ public final class HTTPServer: Sendable {
         core.inFlight.load(ordering: .acquiring)
     }
 
+    /// Starts answering ``Configuration/staticResponses`` (until then those paths go to the
+    /// responder like any other).
+    public func enableStaticResponses() {
+        core.staticResponsesEnabled.store(true, ordering: .relaxed)
+    }
+
     /// Stops accepting connections (new ones are refused); requests on open connections are
     /// still served, with `Connection: close` so that clients move on.
     public func beginShutdown() {

@@ -1,3 +1,4 @@
+import Glibc
 import HearthBase
 import Synchronization
 
@@ -14,7 +15,12 @@ final class ServerCore: Sendable {
     /// their kept-alive connections.
     let draining = Atomic<Bool>(false)
 
+    /// ``HTTPServer/Configuration/staticResponses`` as raw path bytes, and whether they are on.
+    let staticResponses: [(path: [UInt8], response: Response)]
+    let staticResponsesEnabled = Atomic<Bool>(false)
+
     init(responder: any HTTPResponder, configuration: HTTPServer.Configuration) {
+        self.staticResponses = configuration.staticResponses.map { (Array($0.key.utf8), $0.value.fixed()) }
         self.responder = responder
         self.maxBodyBytes = configuration.maxBodyBytes
         self.accessLog = configuration.accessLog
@@ -49,5 +55,20 @@ final class RequestState: @unchecked Sendable {
     init(startNanoseconds: UInt64, body: RequestBody) {
         self.startNanoseconds = startNanoseconds
         self.body = body
+    }
+}
+
+extension ServerCore {
+    /// The static response for a `GET`/`HEAD` of exactly `url`, when they are enabled.
+    func staticResponse(url: UnsafePointer<CChar>, method: HTTPMethod) -> Response? {
+        guard !staticResponses.isEmpty, staticResponsesEnabled.load(ordering: .relaxed),
+            method == .get || method == .head
+        else { return nil }
+        let length = strlen(url)
+        for entry in staticResponses where entry.path.count == length {
+            let matches = entry.path.withUnsafeBytes { memcmp($0.baseAddress!, url, length) == 0 }
+            if matches { return entry.response }
+        }
+        return nil
     }
 }

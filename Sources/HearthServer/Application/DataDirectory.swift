@@ -12,7 +12,9 @@ struct DataDirectory {
         for component in path.split(separator: "/") {
             built += "/\(component)"
             if mkdir(built, 0o700) != 0 && errno != EEXIST {
-                throw UsageError("hearth serve: cannot create data directory \(path): \(String(cString: strerror(errno)))")
+                throw UsageError(
+                    "hearth serve: cannot create data directory \(path): \(String(cString: strerror(errno)))"
+                )
             }
         }
         var status = stat()
@@ -20,7 +22,9 @@ struct DataDirectory {
             throw UsageError("hearth serve: cannot create data directory \(path): a file is in the way")
         }
         guard access(path, W_OK | X_OK) == 0 else {
-            throw UsageError("hearth serve: data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+            throw UsageError(
+                "hearth serve: data directory \(path) is not writable: \(String(cString: strerror(errno)))"
+            )
         }
     }
 

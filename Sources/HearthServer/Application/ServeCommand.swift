@@ -39,6 +39,8 @@ enum ServeCommand {
         httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds
         httpConfiguration.maxBodyBytes = options.maxBodyBytes
         httpConfiguration.accessLog = AccessLog(writer: log.writer)
+        // Once ready, health checks skip routing entirely (see `enableStaticResponses`).
+        httpConfiguration.staticResponses = ["/healthz": HearthApplication.healthyResponse]
         httpConfiguration.log = log
         let server = HTTPServer(configuration: httpConfiguration, responder: responder)
         do {
@@ -78,6 +80,7 @@ enum ServeCommand {
         var router = application.makeRouter()
         if options.testClock { application.addTestClockRoutes(to: &router, clock: clock) }
         responder.becomeReady(with: router)
+        server.enableStaticResponses()
         log.info(
             "hearth is ready",
             [

@@ -91,6 +91,16 @@ extension ServerCore {
         state: RequestState
     ) -> MHD_Result {
         let httpMethod = HTTPMethod(cString: method)
+        if let fixed = staticResponse(url: url, method: httpMethod), state.body.receivedBytes == 0 {
+            return send(
+                fixed,
+                connection: connection,
+                method: httpMethod,
+                path: String(cString: url),
+                remoteAddress: Self.remoteAddress(connection),
+                startNanoseconds: state.startNanoseconds
+            )
+        }
         let path = String(cString: url)
         let remoteAddress = Self.remoteAddress(connection)
         let response: Response
