@@ -5,7 +5,9 @@ import HearthBase
 public struct Migration: Sendable {
     public let version: Int
     public let name: String
-    /// The statements, with `BYTES` for binary columns (BLOB in SQLite, BYTEA in PostgreSQL).
+    /// The statements, with `BYTES` for binary columns (BLOB in SQLite, BYTEA in PostgreSQL)
+    /// and `) KEYED;` closing a table stored by its primary key alone (SQLite's
+    /// `WITHOUT ROWID`, which saves a second b-tree; PostgreSQL has no such distinction).
     public let sql: String
 
     public init(version: Int, name: String, sql: String) {
@@ -16,8 +18,8 @@ public struct Migration: Sendable {
 
     func statements(for dialect: SQLDialect) -> String {
         switch dialect {
-        case .sqlite: sql.replacing(" BYTES", with: " BLOB")
-        case .postgres: sql.replacing(" BYTES", with: " BYTEA")
+        case .sqlite: sql.replacing(" BYTES", with: " BLOB").replacing(") KEYED;", with: ") WITHOUT ROWID;")
+        case .postgres: sql.replacing(" BYTES", with: " BYTEA").replacing(") KEYED;", with: ");")
         }
     }
 }

@@ -17,7 +17,7 @@ extension Schema {
                     created_at BIGINT NOT NULL,
                     expires_at BIGINT NOT NULL,
                     consumed_at BIGINT
-                );
+                ) KEYED;
                 CREATE INDEX action_codes_by_account ON action_codes (project_id, local_id, operation);
                 CREATE INDEX action_codes_by_expiry ON action_codes (expires_at);
                 """

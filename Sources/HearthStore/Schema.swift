@@ -52,7 +52,7 @@ public enum Schema {
                     hits BIGINT NOT NULL,
                     expires_at BIGINT NOT NULL,
                     PRIMARY KEY (bucket, window_start)
-                );
+                ) KEYED;
                 CREATE INDEX rate_counters_by_expiry ON rate_counters (expires_at);
                 """
         ),

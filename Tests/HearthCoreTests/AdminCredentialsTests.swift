@@ -96,6 +96,20 @@ import Testing
         #expect(try temporary.store.read { try !limit.isExhausted("other", in: $0, now: 150) })
     }
 
+    @Test func severalLimitsAreCountedTogetherInOrder() throws {
+        let temporary = try TemporaryStore()
+        let small = RateLimit(name: "small", limit: 1, windowSeconds: 60)
+        let large = RateLimit(name: "large", limit: 3, windowSeconds: 60)
+        func hit() throws -> [Bool] {
+            try temporary.store.write { try RateLimit.record([(small, "k"), (large, "k")], in: $0, now: 10) }
+        }
+        #expect(try hit() == [true, true])
+        #expect(try hit() == [false, true])
+        #expect(try hit() == [false, true])
+        #expect(try hit() == [false, false])
+        #expect(try temporary.store.read { try large.isExhausted("k", in: $0, now: 10) })
+    }
+
     @Test func aResetForgetsTheCount() throws {
         let temporary = try TemporaryStore()
         let limit = RateLimit(name: "test", limit: 1, windowSeconds: 60)

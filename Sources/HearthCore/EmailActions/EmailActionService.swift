@@ -322,9 +322,12 @@ struct SendLimits {
     }
 
     func record(recipient: String, clientAddress: String, in transaction: WriteTransaction, now: Int64) throws {
-        let withinRecipient = try perRecipient.record(recipient, in: transaction, now: now)
-        let withinClient = try perClientAddress.record(clientAddress, in: transaction, now: now)
-        guard withinRecipient && withinClient else {
+        let within = try RateLimit.record(
+            [(perRecipient, recipient), (perClientAddress, clientAddress)],
+            in: transaction,
+            now: now
+        )
+        guard within.allSatisfy({ $0 }) else {
             throw AuthError(.tooManyAttempts, "Too many emails were asked for; try again later.")
         }
     }

@@ -27,6 +27,26 @@ public struct RateLimit: Sendable, Equatable {
         return hits <= limit
     }
 
+    /// Counts one event against each (limit, key) pair in one statement and answers, in order,
+    /// whether each is within its limit. The pairs must name distinct counters.
+    public static func record(
+        _ entries: [(limit: RateLimit, key: String)],
+        in transaction: WriteTransaction,
+        now: Int64
+    )
+        throws -> [Bool]
+    {
+        let hits = entries.map { entry in
+            let window = entry.limit.windowStart(now)
+            return (
+                bucket: entry.limit.bucket(entry.key), windowStart: window,
+                expiresAt: window + entry.limit.windowSeconds
+            )
+        }
+        let totals = try transaction.countHits(hits)
+        return zip(entries, totals).map { entry, total in total <= entry.limit.limit }
+    }
+
     /// Whether `key` has already used up the current window, without counting anything.
     public func isExhausted(_ key: String, in transaction: some StoreReading, now: Int64) throws -> Bool {
         try transaction.hits(bucket: bucket(key), since: windowStart(now)) >= limit

@@ -98,11 +98,10 @@ extension WriteTransaction {
     /// Deletes codes that expired before `before`, at most `limit` of them.
     @discardableResult
     public func deleteExpiredActionCodes(before: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
-        let rowIdentity = connection.dialect == .sqlite ? "rowid" : "ctid"
         return try connection.execute(
             """
-            DELETE FROM action_codes WHERE \(rowIdentity) IN (
-                SELECT \(rowIdentity) FROM action_codes WHERE expires_at < ? LIMIT ?
+            DELETE FROM action_codes WHERE code_hash IN (
+                SELECT code_hash FROM action_codes WHERE expires_at < ? LIMIT ?
             )
             """,
             [.integer(before), .integer(limit)]

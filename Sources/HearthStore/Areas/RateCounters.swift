@@ -18,6 +18,31 @@ extension WriteTransaction {
         return row?.int64(0) ?? amount
     }
 
+    /// Counts one hit in each of several buckets with one statement and answers each window's
+    /// total, in the order given (a request checked against two limits pays one round).
+    public func countHits(
+        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)]
+    ) throws(StoreError) -> [Int64] {
+        guard !hits.isEmpty else { return [] }
+        let values = Array(repeating: "(?, ?, 1, ?)", count: hits.count).joined(separator: ", ")
+        var parameters: [SQLValue] = []
+        parameters.reserveCapacity(hits.count * 3)
+        for hit in hits {
+            parameters += [.text(hit.bucket), .integer(hit.windowStart), .integer(hit.expiresAt)]
+        }
+        let rows = try connection.query(
+            """
+            INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES \(values)
+            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + excluded.hits
+            RETURNING bucket, window_start, hits
+            """,
+            parameters
+        )
+        return hits.map { hit in
+            rows.first { $0.string(0) == hit.bucket && $0.int64(1) == hit.windowStart }?.int64(2) ?? 1
+        }
+    }
+
     /// Forgets the counts of `bucket` (a successful sign-in clears its failures).
     public func resetHits(bucket: String) throws(StoreError) {
         try connection.execute("DELETE FROM rate_counters WHERE bucket = ?", [.text(bucket)])
@@ -26,13 +51,11 @@ extension WriteTransaction {
     /// Drops windows that can no longer affect a decision.
     @discardableResult
     public func deleteExpiredRateCounters(now: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
-        // Batched so one sweep never holds the writer for long; the row-identity column is
-        // named differently by each backend.
-        let rowIdentity = connection.dialect == .sqlite ? "rowid" : "ctid"
+        // Batched so one sweep never holds the writer for long.
         return try connection.execute(
             """
-            DELETE FROM rate_counters WHERE \(rowIdentity) IN (
-                SELECT \(rowIdentity) FROM rate_counters WHERE expires_at <= ? LIMIT ?
+            DELETE FROM rate_counters WHERE (bucket, window_start) IN (
+                SELECT bucket, window_start FROM rate_counters WHERE expires_at <= ? LIMIT ?
             )
             """,
             [.integer(now), .integer(limit)]
