@@ -199,7 +199,7 @@ extension AccountService {
     /// A language tag worth keeping: 2 to 35 characters of letters, digits, `-` and `_`
     /// (BCP 47 or the `zh_CN` form), starting with a letter; `_` becomes `-`.
     static func languageTag(_ text: String) -> String? {
-        let trimmed = text.trimmingASCIISpaces()
+        let trimmed = text.trimmingASCIIWhitespace()
         guard (2...35).contains(trimmed.utf8.count), trimmed.first?.isLetter == true,
             trimmed.unicodeScalars.allSatisfy({
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")

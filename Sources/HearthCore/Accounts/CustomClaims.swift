@@ -19,7 +19,7 @@ public enum CustomClaims {
         if text.unicodeScalars.count > maximumCharacters {
             throw AuthError(.claimsTooLarge, "Custom claims must be at most \(maximumCharacters) characters")
         }
-        if text.trimmingASCIISpaces().isEmpty { return nil }
+        if text.trimmingASCIIWhitespace().isEmpty { return nil }
         guard let value = try? JSONValue.parse(Array(text.utf8)), case .object(let object) = value else {
             throw AuthError(.invalidClaims, "Custom claims must be a JSON object")
         }

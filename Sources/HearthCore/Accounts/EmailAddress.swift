@@ -1,3 +1,5 @@
+import HearthBase
+
 /// The rule for account emails: what is accepted and the one spelling that is stored.
 ///
 /// Firebase lower-cases the whole address and accepts anything shaped `local@domain`; Hearth
@@ -10,7 +12,7 @@ public enum EmailAddress {
     private static let forbiddenBytes = Set(" \"(),:;<>[\\]".utf8)
 
     public static func normalized(_ text: String) -> String? {
-        let trimmed = text.trimmingASCIISpaces()
+        let trimmed = text.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 254 else { return nil }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
@@ -29,14 +31,5 @@ public enum EmailAddress {
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }
         return trimmed.lowercased()
-    }
-}
-
-extension String {
-    func trimmingASCIISpaces() -> String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -102,17 +102,7 @@ public final class AdminCredentials: Sendable {
     static func bearer(_ authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let credential = parts[1].trimmingCharacters(in: " \t")
+        let credential = parts[1].trimmingASCIIWhitespace()
         return credential.isEmpty ? nil : credential
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in characters: String) -> String {
-        let set = Set(characters)
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

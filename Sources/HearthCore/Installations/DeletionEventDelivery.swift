@@ -31,7 +31,11 @@ public final class DeletionEventDelivery: Sendable {
         public var maximumRunMilliseconds: Int64
 
         public init(
-            retry: RetrySchedule = RetrySchedule(baseMilliseconds: 30_000, maximumMilliseconds: 6 * 3_600_000, maximumAttempts: 20),
+            retry: RetrySchedule = RetrySchedule(
+                baseMilliseconds: 30_000,
+                maximumMilliseconds: 6 * 3_600_000,
+                maximumAttempts: 20
+            ),
             batchSize: Int = 16,
             timeoutMilliseconds: Int = 10_000,
             maximumRunMilliseconds: Int64 = 5_000

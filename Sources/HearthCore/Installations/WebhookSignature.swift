@@ -1,3 +1,4 @@
+import HearthBase
 import HearthCrypto
 
 /// The signature on every deletion webhook, in the `Hearth-Signature` header:
@@ -33,7 +34,7 @@ public enum WebhookSignature {
         for part in header.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
-            switch pair[0].trimmingCharacters(in: " ") {
+            switch pair[0].trimmingASCIIWhitespace() {
             case "t": timestamp = Int64(pair[1])
             case "v1": if let bytes = Hex.decode(pair[1]) { signatures.append(bytes) }
             default: continue

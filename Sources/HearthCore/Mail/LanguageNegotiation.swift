@@ -1,3 +1,4 @@
+import HearthBase
 import Synchronization
 
 /// What a request says about the language its email should be in, strongest first.

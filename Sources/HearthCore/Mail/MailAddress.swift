@@ -1,3 +1,5 @@
+import HearthBase
+
 /// A mailbox: an address with an optional display name, as in `"Example App" <noreply@example.com>`.
 /// Addresses are ASCII (`local@domain`, RFC 5321 limits); display names may be any text
 /// without control characters and are encoded when a message is written.
@@ -78,15 +80,5 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// A project's mail configuration (`settings.mail` in the project document): the sender,
 /// its own SMTP server (else the server-wide `hearth serve --smtp`, else the log), and
 /// template overrides.

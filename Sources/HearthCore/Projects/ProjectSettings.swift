@@ -64,7 +64,10 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
         )
         emailEnumerationProtection = try value(.emailEnumerationProtection, defaults.emailEnumerationProtection)
         emailsPerRecipientPerHour = try value(.emailsPerRecipientPerHour, defaults.emailsPerRecipientPerHour)
-        emailsPerClientAddressPerHour = try value(.emailsPerClientAddressPerHour, defaults.emailsPerClientAddressPerHour)
+        emailsPerClientAddressPerHour = try value(
+            .emailsPerClientAddressPerHour,
+            defaults.emailsPerClientAddressPerHour
+        )
         defaultLanguage = try value(.defaultLanguage, defaults.defaultLanguage)
         appName = try container.decodeIfPresent(String.self, forKey: .appName)
         mail = try value(.mail, defaults.mail)

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// Collects a request body as it arrives in chunks, enforcing the size limit on the decoded
 /// bytes and inflating gzip on the fly. Pure logic: the libmicrohttpd glue feeds it chunks.
 struct RequestBody {
@@ -12,7 +14,7 @@ struct RequestBody {
                 self = .identity
                 return
             }
-            switch value.trimmingASCIISpaces().lowercased() {
+            switch value.trimmingASCIIWhitespace().lowercased() {
             case "", "identity": self = .identity
             case "gzip", "x-gzip": self = .gzip
             default: return nil
@@ -88,14 +90,5 @@ struct RequestBody {
             return .failure(.corruptGzip)
         }
         return .success(bytes)
-    }
-}
-
-extension String {
-    func trimmingASCIISpaces() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return self[first...last]
     }
 }

@@ -1,3 +1,4 @@
+import HearthBase
 public import HearthCore
 
 /// Hearth's `MailComposer`: the project's override of a template where it has one (part by
@@ -104,7 +105,7 @@ public struct TemplateComposer: MailComposer {
             output.unicodeScalars.append(isSpace ? " " : scalar)
             lastWasSpace = isSpace
         }
-        return output.trimmingCharacters(in: " ")
+        return output.trimmingASCIIWhitespace()
     }
 
     /// Whether `singleLine` would leave `text` as it is: no control character (C0, DEL, C1),
@@ -132,15 +133,6 @@ public struct TemplateComposer: MailComposer {
             && !bytes.contains(0x20)
     }
 }
-
-extension String {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        guard let first = firstIndex(where: { $0 != character }), let last = lastIndex(where: { $0 != character })
-        else { return "" }
-        return String(self[first...last])
-    }
-}
-
 extension ProjectSettings {
     /// How long the action link of `kind` works, from the project's code lifetimes.
     func linkLifetimeSeconds(_ kind: MailKind) -> Int64 {
