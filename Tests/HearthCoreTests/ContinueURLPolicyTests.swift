@@ -1,3 +1,4 @@
+import Foundation
 import HearthCore
 import Testing
 
@@ -231,7 +232,7 @@ import Testing
         var result: [String: String] = [:]
         for pair in link[link.index(after: question)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            result[String(parts[0])] = parts.count > 1 ? PercentEncoding.decode(parts[1]) : ""
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]).removingPercentEncoding : ""
         }
         return result
     }

@@ -118,7 +118,7 @@ public struct ActionLinkBuilder: Sendable {
 
 /// Percent-encoding for link building (RFC 3986): every byte outside the kept set becomes
 /// `%XX`, so `=` and `&` inside a value can never be mistaken for separators.
-public enum PercentEncoding {
+enum PercentEncoding {
     /// Unreserved characters plus `:` `/` `?` `@`, which a query value may hold literally.
     static let queryValueCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@".utf8)
     /// What the wrapped link leaves readable: unreserved plus `:` `/` `?` (Firebase's form).
@@ -138,36 +138,6 @@ public enum PercentEncoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Decodes `%XX` sequences (and `+` as space when `plusIsSpace`); `nil` on a broken escape
-    /// or bytes that are not UTF-8.
-    public static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
-        var output: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let byte = bytes.popFirst() {
-            if byte == UInt8(ascii: "%") {
-                guard bytes.count >= 2, let high = hexValue(bytes[bytes.startIndex]),
-                    let low = hexValue(bytes[bytes.startIndex + 1])
-                else { return nil }
-                output.append(high << 4 | low)
-                bytes = bytes.dropFirst(2)
-            } else if plusIsSpace && byte == UInt8(ascii: "+") {
-                output.append(UInt8(ascii: " "))
-            } else {
-                output.append(byte)
-            }
-        }
-        return String(validating: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 
