@@ -58,7 +58,9 @@ import Testing
     }
 
     @Test func anUnwritableDataDirectoryIsRefusedWithAReadableLine() throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-blocker-\(UUID().uuidString)")
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-blocker-\(UUID().uuidString)"
+        )
         try Data("a file, not a directory".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
         let outcome = try run(["serve", "--port", "0", "--data", blocker.appendingPathComponent("data").path])
@@ -78,7 +80,9 @@ import Testing
     }
 
     @Test func aBrokenConfigurationFileIsRefusedWithWhatIsWrong() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-config-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-config-\(UUID().uuidString).json"
+        )
         try Data(#"{"projects":[{"projectId":"Bad","projectNumber":"1","apiKeys":[]}]}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let outcome = try run(["serve", "--port", "0", "--config", file.path])
@@ -88,7 +92,9 @@ import Testing
     }
 
     @Test func aConfiguredProjectIsServedWithoutTheSeed() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-config-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-config-\(UUID().uuidString).json"
+        )
         let config = """
             {"publicUrl": "https://auth.example.org",
              "projects": [{"projectId": "prod-app", "projectNumber": "424242", "apiKeys": ["prod-key"],

@@ -8,32 +8,12 @@ checks the errors firebase-admin maps. Prints one "ok: ..." line per step and "A
 end; any failure raises (non-zero exit).
 """
 
-import json
 import sys
 import time
-import urllib.error
-import urllib.request
 
 import firebase_admin
 from firebase_admin import auth
-
-
-def rest(host, path, body, api_key):
-    request = urllib.request.Request(
-        f"http://{host}/identitytoolkit.googleapis.com/v1/{path}?key={api_key}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
-
-
-def step(text):
-    print(f"ok: {text}", flush=True)
+from identity_toolkit_rest import rest, step
 
 
 def main():

@@ -6,29 +6,13 @@ Usage: FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT python firebase_admin_email_li
 Prints one "ok: ..." line per step and "ALL OK" at the end; any failure raises.
 """
 
-import json
 import os
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
 
 import firebase_admin
 from firebase_admin import auth, exceptions
-
-
-def rest(host, method, body, api_key):
-    request = urllib.request.Request(
-        f"http://{host}/identitytoolkit.googleapis.com/v1/{method}?key={api_key}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
+from identity_toolkit_rest import rest, step
 
 
 def parameters(link):
@@ -39,10 +23,6 @@ def action_parameters(link):
     """The action link's parameters, unwrapping a /__/auth/links?link= hosting link."""
     outer = parameters(link)
     return parameters(outer["link"]) if "link" in outer else outer
-
-
-def step(text):
-    print(f"ok: {text}", flush=True)
 
 
 def main():

@@ -59,13 +59,7 @@ extension AccountService {
                 nowMilliseconds: now
             )
         }
-        let tokens = try sessionTokens(
-            for: account,
-            project: project,
-            refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
-        )
-        return SignedIn(account: account, tokens: tokens, isNewUser: true)
+        return try signedIn(account, project: project, refreshToken: refreshToken, at: now, isNewUser: true)
     }
 
     /// `accounts:signInWithPassword`.
@@ -131,13 +125,7 @@ extension AccountService {
             )
             return (current, token)
         }
-        let tokens = try sessionTokens(
-            for: signedIn,
-            project: project,
-            refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
-        )
-        return SignedIn(account: signedIn, tokens: tokens, isNewUser: false)
+        return try self.signedIn(signedIn, project: project, refreshToken: refreshToken, at: now, isNewUser: false)
     }
 
     /// Signs in the account with `email`, creating it if there is none — what a used email
@@ -148,13 +136,7 @@ extension AccountService {
         let (account, refreshToken, isNew) = try write { [self] transaction in
             try signInOrCreate(project: project, email: email, in: transaction, nowMilliseconds: now)
         }
-        let tokens = try sessionTokens(
-            for: account,
-            project: project,
-            refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
-        )
-        return SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+        return try signedIn(account, project: project, refreshToken: refreshToken, at: now, isNewUser: isNew)
     }
 
     /// `signInOrCreate` inside the caller's write (an email link consumes its code in the
@@ -194,6 +176,24 @@ extension AccountService {
             nowMilliseconds: now
         )
         return (account, token, isNew)
+    }
+
+    /// The answer to a sign-in whose session (refresh token) was stored at `now`: the ID
+    /// token is signed here, after the write, so the store's writer never waits on RSA.
+    func signedIn(
+        _ account: AccountRecord,
+        project: Project,
+        refreshToken: String,
+        at now: Int64,
+        isNewUser: Bool
+    ) throws -> SignedIn {
+        let tokens = try sessionTokens(
+            for: account,
+            project: project,
+            refreshToken: refreshToken,
+            authTimeSeconds: now / 1_000
+        )
+        return SignedIn(account: account, tokens: tokens, isNewUser: isNewUser)
     }
 
     /// A language tag worth keeping: 2 to 35 characters of letters, digits, `-` and `_`

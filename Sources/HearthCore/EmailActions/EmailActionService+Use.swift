@@ -117,13 +117,7 @@ extension EmailActionService {
                 nowMilliseconds: now
             )
         }
-        let tokens = try accounts.sessionTokens(
-            for: account,
-            project: project,
-            refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
-        )
-        return AccountService.SignedIn(account: account, tokens: tokens, isNewUser: isNew)
+        return try accounts.signedIn(account, project: project, refreshToken: refreshToken, at: now, isNewUser: isNew)
     }
 
     // MARK: - Checking codes

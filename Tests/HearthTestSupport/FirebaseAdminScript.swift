@@ -1,0 +1,25 @@
+import Foundation
+
+/// Runs a Python script of the test tooling against `server` with the stock firebase-admin
+/// package pointed at it (`FIREBASE_AUTH_EMULATOR_HOST`), and answers its exit status and
+/// everything it printed.
+public func runFirebaseAdminScript(
+    _ name: String,
+    arguments: [String],
+    against server: HearthServerProcess
+) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: testPython)
+    process.arguments = [testToolingDirectory.appendingPathComponent(name).path] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["FIREBASE_AUTH_EMULATOR_HOST"] = "127.0.0.1:\(server.port)"
+    environment["PYTHONUNBUFFERED"] = "1"
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
