@@ -21,17 +21,6 @@ public enum ActionCodeOperation: String, Sendable, CaseIterable {
         guard let operation = Self.allCases.first(where: { $0.mode == mode }) else { return nil }
         self = operation
     }
-
-    /// The proto enum's integer, which clients may send instead of the name.
-    public var protoNumber: Int {
-        switch self {
-        case .passwordReset: 1
-        case .verifyEmail: 4
-        case .recoverEmail: 5
-        case .emailSignIn: 6
-        case .verifyAndChangeEmail: 7
-        }
-    }
 }
 
 /// Builds the links that carry action codes (PRODUCT.md §3.2):

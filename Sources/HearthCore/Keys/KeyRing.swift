@@ -164,14 +164,12 @@ public final class KeyRing: Sendable {
             privatePEM = key.pemRepresentation
             publicJWK = key.publicKey.jwk
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return SigningKeyRecord(
             keyID: keyID,
             projectID: projectID,
             purpose: purpose.rawValue,
             algorithm: purpose.algorithm,
-            publicJWK: String(decoding: try encoder.encode(publicJWK), as: UTF8.self),
+            publicJWK: String(decoding: publicJWK.jsonRepresentation, as: UTF8.self),
             sealedPrivateKey: masterKey.seal(Array(privatePEM.utf8), context: keyID),
             createdAt: clock.nowSeconds()
         )

@@ -16,7 +16,6 @@ public struct ServeOptions: Sendable, Equatable {
     public var maxBodyBytes = 1 << 20
     /// `--smtp` and the mail delivery timings.
     public var mail = MailServeOptions()
-    public var smtpURL: String? { mail.smtpURL }
     /// Lets `POST /emulator/v1/clock` move the server's time forward (for tests only).
     public var testClock = false
     /// The inactivity sweeper's interval and the webhook retry back-off.

@@ -60,26 +60,14 @@ extension HearthApplication {
     /// The answer to a refused admin credential: 401 without one or with a bad one, 403
     /// `INSUFFICIENT_PERMISSION` for a valid credential of another project.
     static func adminRefusal(_ error: AdminAuthenticationError, projectID: String?) -> GoogleAPIError {
-        switch error {
-        case .missing:
-            GoogleAPIError(
-                code: .unauthorized,
-                message: "Request is missing required authentication credential.",
-                status: .unauthenticated
-            )
-        case .invalid:
-            GoogleAPIError(
-                code: .unauthorized,
-                message: "Request had invalid authentication credentials.",
-                status: .unauthenticated
-            )
-        case .forbidden:
-            GoogleAPIError(
+        .adminRefusal(
+            error,
+            forbidden: GoogleAPIError(
                 code: .forbidden,
                 message: "INSUFFICIENT_PERMISSION : The credential does not grant access to project "
                     + "\(projectID ?? "").",
                 status: .permissionDenied
             )
-        }
+        )
     }
 }

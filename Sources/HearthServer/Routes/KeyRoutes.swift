@@ -10,14 +10,7 @@ extension HearthApplication {
         router.get("/v1/projects/{project}/jwks") { [self] request in
             let project = try projectOrNotFound(request)
             let keys = try self.keys.publishedKeys(projectID: project.id)
-            var writer = JSONWriter(reservingCapacity: 600 * keys.count + 16)
-            writer.beginObject()
-            writer.key("keys")
-            writer.beginArray()
-            for key in keys { key.write(to: &writer) }
-            writer.endArray()
-            writer.endObject()
-            var response = Response.json(bytes: writer.bytes)
+            var response = Response.json(bytes: JSONWebKeySet(keys: keys).jsonRepresentation)
             response.headers.set("Cache-Control", "public, max-age=300")
             return response
         }
@@ -35,23 +28,5 @@ extension HearthApplication {
             let keyID = try keys.rotate(projectID: project.id, purpose: purpose, tokenLifetimeSeconds: lifetime)
             return .json(.object(["keyId": .string(keyID), "purpose": .string(purpose.rawValue)]))
         }
-    }
-}
-
-extension JSONWebKey {
-    /// Writes the key as a JWK object with only the members it has.
-    func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        let members: [(String, String?)] = [
-            ("kty", kty), ("use", use), ("alg", alg), ("kid", kid), ("crv", crv), ("x", x), ("y", y), ("n", n),
-            ("e", e),
-        ]
-        for (name, value) in members {
-            if let value {
-                writer.key(name)
-                writer.string(value)
-            }
-        }
-        writer.endObject()
     }
 }

@@ -18,27 +18,15 @@ extension HearthApplication {
         do throws(AdminAuthenticationError) {
             try adminCredentials.authenticate(authorization: request.headers["authorization"], projectID: project.id)
         } catch {
-            switch error {
-            case .missing:
-                throw GoogleAPIError(
-                    code: .unauthorized,
-                    message: "Request is missing required authentication credential.",
-                    status: .unauthenticated
-                )
-            case .invalid:
-                throw GoogleAPIError(
-                    code: .unauthorized,
-                    message: "Request had invalid authentication credentials.",
-                    status: .unauthenticated
-                )
-            case .forbidden:
-                throw GoogleAPIError(
+            throw .adminRefusal(
+                error,
+                forbidden: GoogleAPIError(
                     code: .forbidden,
                     message: "The caller does not have permission",
                     status: .permissionDenied,
                     reason: "INSUFFICIENT_PERMISSION"
                 )
-            }
+            )
         }
     }
 
@@ -65,5 +53,31 @@ extension HearthApplication {
         if let error = error as? any HTTPResponseError { return error.response() }
         log.error("deferred answer failed", ["error": .string(String(reflecting: error))])
         return GoogleAPIError.internal().response()
+    }
+}
+
+extension GoogleAPIError {
+    /// The answer to a refused admin credential: 401 when it is missing or bad, and `forbidden`,
+    /// worded as the route family words it, when it belongs to another project.
+    static func adminRefusal(
+        _ error: AdminAuthenticationError,
+        forbidden: @autoclosure () -> GoogleAPIError
+    ) -> GoogleAPIError {
+        switch error {
+        case .missing:
+            GoogleAPIError(
+                code: .unauthorized,
+                message: "Request is missing required authentication credential.",
+                status: .unauthenticated
+            )
+        case .invalid:
+            GoogleAPIError(
+                code: .unauthorized,
+                message: "Request had invalid authentication credentials.",
+                status: .unauthenticated
+            )
+        case .forbidden:
+            forbidden()
+        }
     }
 }

@@ -46,9 +46,4 @@ public struct SQLRow: Sendable {
         case .null, .integer, .real: []
         }
     }
-
-    public func optionalBytes(_ column: Int) -> [UInt8]? {
-        if case .null = values[column] { return nil }
-        return bytes(column)
-    }
 }
