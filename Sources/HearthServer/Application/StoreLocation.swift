@@ -1,4 +1,5 @@
 import HearthBase
+import HearthCore
 import HearthStore
 
 /// Where the store lives, from `--database`: `sqlite:PATH` or `postgres://...`.
@@ -26,4 +27,44 @@ enum StoreLocation {
             throw UsageError("hearth: this build does not support PostgreSQL yet; use sqlite:PATH")
         }
     }
+}
+
+extension StoreLocation {
+    /// `--database` when given, else the SQLite file in the `--data` directory.
+    static func databaseURL(_ url: String?, dataDirectory: String) -> String {
+        url ?? "sqlite:\(dataDirectory)/hearth.db"
+    }
+}
+
+/// What the data sub-commands work on: the store their `--data`/`--database` flags name,
+/// opened with only errors logged, and its projects.
+struct StoredData {
+    /// The `--data` directory, which also holds the master key.
+    let directory: String
+    let store: any Store
+    let clock = SystemClock()
+    let projects: ProjectDirectory
+
+    init(_ parsed: ParsedArguments) throws {
+        directory = parsed.value("data") ?? ".hearth"
+        let url = StoreLocation.databaseURL(parsed.value("database"), dataDirectory: directory)
+        store = try StoreLocation(url).open(log: Log(minimumLevel: .error))
+        do {
+            projects = try ProjectDirectory(store: store, clock: clock)
+        } catch {
+            store.close()
+            throw error
+        }
+    }
+
+    /// The project `--project` names (ID or number).
+    func project(_ parsed: ParsedArguments, command: String) throws -> Project {
+        let name = try parsed.required("project", command: command)
+        guard let project = projects.project(name) else {
+            throw UsageError("hearth \(command): no project \"\(name)\"")
+        }
+        return project
+    }
+
+    func close() { store.close() }
 }

@@ -19,18 +19,11 @@ enum AdministrationCommand {
             valued: storeFlags.union(["project", "label", "purpose"]),
             switches: []
         )
-        let data = parsed.value("data") ?? ".hearth"
-        let location = try StoreLocation(parsed.value("database") ?? "sqlite:\(data)/hearth.db")
-        let store = try location.open(log: Log(minimumLevel: .error))
-        defer { store.close() }
-        let clock = SystemClock()
-        let projects = try ProjectDirectory(store: store, clock: clock)
+        let stored = try StoredData(parsed)
+        defer { stored.close() }
+        let (store, clock, projects) = (stored.store, stored.clock, stored.projects)
 
-        func project() throws -> Project {
-            let id = try parsed.required("project", command: name)
-            guard let project = projects.project(id) else { throw UsageError("hearth \(name): no project \"\(id)\"") }
-            return project
-        }
+        func project() throws -> Project { try stored.project(parsed, command: name) }
 
         switch (command, action) {
         case ("project", "list"):
@@ -75,7 +68,7 @@ enum AdministrationCommand {
             let ring = KeyRing(
                 store: store,
                 clock: clock,
-                masterKey: try masterKey(data: data, environment: environment)
+                masterKey: try masterKey(data: stored.directory, environment: environment)
             )
             for key in try ring.publishedKeys(projectID: project.id) {
                 print("\(key.kid ?? "")\t\(key.alg ?? "")")
@@ -88,7 +81,7 @@ enum AdministrationCommand {
             let ring = KeyRing(
                 store: store,
                 clock: clock,
-                masterKey: try masterKey(data: data, environment: environment)
+                masterKey: try masterKey(data: stored.directory, environment: environment)
             )
             let lifetime =
                 purpose == .installations

@@ -31,16 +31,10 @@ enum InstallationsCommand {
             valued: ["data", "database", "project", "limit", "after", "url", "secret", "description", "state"],
             switches: []
         )
-        let data = parsed.value("data") ?? ".hearth"
-        let location = try StoreLocation(parsed.value("database") ?? "sqlite:\(data)/hearth.db")
-        let store = try location.open(log: Log(minimumLevel: .error))
-        defer { store.close() }
-        let clock = SystemClock()
-        let projects = try ProjectDirectory(store: store, clock: clock)
-        let projectName = try parsed.required("project", command: name)
-        guard let project = projects.project(projectName) else {
-            throw UsageError("hearth \(name): no project \"\(projectName)\"")
-        }
+        let stored = try StoredData(parsed)
+        defer { stored.close() }
+        let (store, clock) = (stored.store, stored.clock)
+        let project = try stored.project(parsed, command: name)
         let projectID = project.id
         let limit = try parsed.integer("limit", default: 100, in: 1...100_000, command: name)
 
@@ -102,7 +96,7 @@ enum InstallationsCommand {
                 )
             }
         case ("webhooks", "add"):
-            let masterKey = try DataDirectory(path: data).masterKey(environment: environment)
+            let masterKey = try DataDirectory(path: stored.directory).masterKey(environment: environment)
             let webhooks = InstallationWebhooks(store: store, clock: clock, masterKey: masterKey)
             do {
                 let (record, secret) = try webhooks.add(

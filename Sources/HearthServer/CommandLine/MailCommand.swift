@@ -37,17 +37,10 @@ enum MailCommand {
             ],
             switches: []
         )
-        let location = try StoreLocation(
-            parsed.value("database") ?? "sqlite:\(parsed.value("data") ?? ".hearth")/hearth.db"
-        )
-        let store = try location.open(log: Log(minimumLevel: .error))
-        defer { store.close() }
-        let clock = SystemClock()
-        let projects = try ProjectDirectory(store: store, clock: clock)
-        let projectID = try parsed.required("project", command: name)
-        guard var project = projects.project(projectID) else {
-            throw UsageError("hearth \(name): no project \"\(projectID)\"")
-        }
+        let stored = try StoredData(parsed)
+        defer { stored.close() }
+        let (store, clock, projects) = (stored.store, stored.clock, stored.projects)
+        var project = try stored.project(parsed, command: name)
 
         switch name {
         case "mail list":

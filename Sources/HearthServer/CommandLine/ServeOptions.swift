@@ -26,7 +26,7 @@ public struct ServeOptions: Sendable, Equatable {
     /// Without a configuration file Hearth runs the development seed.
     public var runsDevelopmentSeed: Bool { configPath == nil || development }
 
-    public var effectiveDatabaseURL: String { databaseURL ?? "sqlite:\(dataDirectory)/hearth.db" }
+    public var effectiveDatabaseURL: String { StoreLocation.databaseURL(databaseURL, dataDirectory: dataDirectory) }
 
     public var effectivePublicURL: String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
