@@ -193,3 +193,20 @@ final class RecordingTransport: MailTransport {
         }
     }
 }
+
+@Suite struct OutgoingMailLinkTests {
+    @Test func theFirstWebLinkIsTheFirstWordStartingWithAWebScheme() {
+        #expect(
+            OutgoingMail.firstWebLink(in: "Reset:\n\thttps://a.example/x?y=1&z=2\nthanks")
+                == "https://a.example/x?y=1&z=2"
+        )
+        #expect(
+            OutgoingMail.firstWebLink(in: "http://first.example then https://second.example") == "http://first.example"
+        )
+        #expect(OutgoingMail.firstWebLink(in: "Ciao — visita https://é.example/ora") == "https://é.example/ora")
+        #expect(OutgoingMail.firstWebLink(in: "xhttps://not.a.word.start https://yes.example") == "https://yes.example")
+        #expect(OutgoingMail.firstWebLink(in: "ends with https://") == "https://")
+        #expect(OutgoingMail.firstWebLink(in: "no links, ftp://x.example, https:/broken") == nil)
+        #expect(OutgoingMail.firstWebLink(in: "") == nil)
+    }
+}

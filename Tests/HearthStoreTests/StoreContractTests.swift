@@ -29,6 +29,21 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aSingleStatementReadSeesEveryAcknowledgedWrite(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, migrations: Self.migrations)
+        func count() throws -> Int {
+            try fixture.store.readStatement { transaction in
+                try transaction.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) ?? -1
+            }
+        }
+        #expect(try count() == 0)
+        for id in 1...50 {
+            try insert(fixture.store, id: Int64(id), label: "label \(id)")
+            #expect(try count() == id)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aWriteIsVisibleToLaterReadsAndItsResultIsReturned(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         let changed = try fixture.store.write { transaction in
@@ -219,7 +234,11 @@ import Testing
         let fixture = try StoreFixture(
             kind,
             migrations: Schema.migrations + [
-                Migration(version: 1000, name: "scratch", sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)")
+                Migration(
+                    version: 1000,
+                    name: "scratch",
+                    sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)"
+                )
             ]
         )
         let store = fixture.store
@@ -234,7 +253,9 @@ import Testing
         done.wait()
         #expect(try outcome.withLock { try $0?.get() } == 1)
         // Visible to a read as soon as the completion has run.
-        #expect(try store.read { try $0.connection.query("SELECT label FROM scratch", []).map { $0.string(0) } } == ["one"])
+        #expect(
+            try store.read { try $0.connection.query("SELECT label FROM scratch", []).map { $0.string(0) } } == ["one"]
+        )
 
         store.write({ transaction in
             try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (2, 'one')", [])

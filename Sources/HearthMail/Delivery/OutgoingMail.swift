@@ -53,8 +53,24 @@ public struct OutgoingMail: Sendable, Equatable {
         ).render()
     }
 
-    private static func firstWebLink(in text: String) -> String? {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        return words.first { $0.hasPrefix("https://") || $0.hasPrefix("http://") }.map(String.init)
+    /// The first whitespace-separated word starting `https://` or `http://`. Scans bytes:
+    /// links are ASCII and this runs for every delivered message.
+    static func firstWebLink(in text: String) -> String? {
+        let bytes = Array(text.utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        func starts(_ prefix: StaticString, at index: Int) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            return (0..<count).allSatisfy { bytes[index + $0] == prefix.utf8Start[$0] }
+        }
+        var index = 0
+        while index < bytes.count {
+            if index == 0 || isSpace(bytes[index - 1]), starts("https://", at: index) || starts("http://", at: index) {
+                let end = bytes[index...].firstIndex(where: isSpace) ?? bytes.count
+                return String(decoding: bytes[index..<end], as: UTF8.self)
+            }
+            index += 1
+        }
+        return nil
     }
 }

@@ -10,6 +10,8 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
+    /// Statements run so far (`execute` and `query`), for checks that a body ran only one.
+    private(set) var statementsRun = 0
     let dialect = SQLDialect.sqlite
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
@@ -36,6 +38,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
 
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        statementsRun &+= 1
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
         try bind(parameters, to: statement, sql: sql)
@@ -48,6 +51,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     }
 
     func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
+        statementsRun &+= 1
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
         try bind(parameters, to: statement, sql: sql)

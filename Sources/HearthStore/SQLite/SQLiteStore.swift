@@ -24,12 +24,17 @@ public final class SQLiteStore: Store {
         /// so the writer runs the next group while the disk works. Acknowledgements still
         /// wait for the sync: an acknowledged write survives power loss either way.
         public var pipelinedSync = true
+        /// Checkpoints run on their own thread this often while commits keep coming.
+        public var checkpointIntervalMilliseconds = 100
+        /// Past this many frames the writer runs one checkpoint itself so the log can rewind.
+        public var rewindFrames = 16_384
 
         public init(path: String) { self.path = path }
     }
 
     private let configuration: Configuration
     private let writer: GroupCommitWriter
+    private let checkpointer: WriteAheadLogCheckpointer
     private let readers = Mutex<[SQLiteConnection]>([])
     private let isClosed = Atomic<Bool>(false)
 
@@ -53,9 +58,22 @@ public final class SQLiteStore: Store {
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -\(configuration.writerCacheKiB);
             PRAGMA mmap_size = \(configuration.mmapBytes);
+            PRAGMA wal_autocheckpoint = 0;
             """
         )
         try Migration.apply(migrations, on: connection)
+        let checkpointConnection = try SQLiteConnection(
+            path: configuration.path,
+            readOnly: false,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
+        )
+        let checkpointer = WriteAheadLogCheckpointer(
+            connection: checkpointConnection,
+            intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
+            rewindFrames: configuration.rewindFrames,
+            report: report
+        )
+        self.checkpointer = checkpointer
         var sync: (@Sendable () throws -> Void)?
         if configuration.pipelinedSync {
             // WAL with synchronous=NORMAL syncs around checkpoints only; the syncer thread
@@ -68,17 +86,32 @@ public final class SQLiteStore: Store {
             connection: connection,
             maximumBatch: configuration.maximumBatch,
             syncAfterCommit: sync,
+            afterCommit: { checkpointer.afterCommit(on: $0) },
             report: report
         )
     }
 
     public func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
+        try withReader { connection in
+            try connection.execute("BEGIN", [])
+            defer { _ = try? connection.execute("COMMIT", []) }
+            return try body(ReadTransaction(connection: connection))
+        }
+    }
+
+    public func readStatement<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
+        try withReader { connection in
+            let before = connection.statementsRun
+            defer { assert(connection.statementsRun - before <= 1, "readStatement ran more than one statement") }
+            return try body(ReadTransaction(connection: connection))
+        }
+    }
+
+    private func withReader<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
         let connection = try borrowReader()
         defer { returnReader(connection) }
-        try connection.execute("BEGIN", [])
-        defer { _ = try? connection.execute("COMMIT", []) }
-        return try body(ReadTransaction(connection: connection))
+        return try body(connection)
     }
 
     @discardableResult
@@ -104,6 +137,7 @@ public final class SQLiteStore: Store {
     public func close() {
         guard !isClosed.exchange(true, ordering: .relaxed) else { return }
         writer.close()
+        checkpointer.stop()
         readers.withLock { $0.removeAll() }
     }
 
