@@ -13,10 +13,6 @@ public protocol Store: Sendable {
     /// Runs `body` against a consistent snapshot of the store, on the calling thread.
     func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result
 
-    /// Runs `body`, which must run exactly one statement, on the snapshot that statement sees
-    /// by itself: its implicit transaction stands in for an explicit one, which saves the
-    /// `BEGIN`/`COMMIT` statements on hot single-lookup paths. Same guarantees as `read`.
-    func readStatement<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result
 
     /// Runs `body` in a write transaction and returns after that transaction is durable.
     /// `body` runs on the store's writer and must not block on anything but the store.

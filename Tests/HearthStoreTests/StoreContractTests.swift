@@ -29,10 +29,10 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aSingleStatementReadSeesEveryAcknowledgedWrite(kind: StoreKind) throws {
+    func aReadSeesEveryWriteAcknowledgedBeforeItEvenRightAfterAnother(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         func count() throws -> Int {
-            try fixture.store.readStatement { transaction in
+            try fixture.store.read { transaction in
                 try transaction.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) ?? -1
             }
         }

@@ -45,14 +45,14 @@ public final class AccountService: Sendable {
     // MARK: - Reading
 
     public func account(project: Project, localID: String) throws -> AccountRecord? {
-        try store.readStatement { try $0.account(projectID: project.id, localID: localID) }
+        try store.read { try $0.account(projectID: project.id, localID: localID) }
     }
 
     /// The account with this email (any spelling that normalises to it); `nil` for an unknown
     /// or malformed address.
     public func account(project: Project, email: String) throws -> AccountRecord? {
         guard let normalized = EmailAddress.normalized(email) else { return nil }
-        return try store.readStatement { try $0.account(projectID: project.id, email: normalized) }
+        return try store.read { try $0.account(projectID: project.id, email: normalized) }
     }
 
     /// The accounts matching any of the IDs or emails, each once, in the order asked.

@@ -124,7 +124,7 @@ public final class InstallationRegistry: Sendable {
     ) throws -> IssuedToken {
         guard FID.isWellFormed(fid) else { throw InstallationError.notFound }
         let projectID = project.id
-        guard let record = try store.readStatement({ try $0.installation(projectID: projectID, fid: fid) }) else {
+        guard let record = try store.read({ try $0.installation(projectID: projectID, fid: fid) }) else {
             throw InstallationError.notFound
         }
         guard InstallationRefreshToken.matches(refreshToken, storedHash: record.refreshTokenHash) else {
@@ -209,7 +209,7 @@ public final class InstallationRegistry: Sendable {
     public func verify(token: String, project: Project) throws -> VerifiedInstallationToken {
         let verified = try InstallationToken.verify(token, project: project, keys: keys, now: clock.nowSeconds())
         let projectID = project.id
-        guard try store.readStatement({ try $0.installation(projectID: projectID, fid: verified.fid) }) != nil else {
+        guard try store.read({ try $0.installation(projectID: projectID, fid: verified.fid) }) != nil else {
             throw InstallationError.installationDeleted
         }
         return verified

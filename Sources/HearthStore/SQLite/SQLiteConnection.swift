@@ -10,8 +10,6 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
-    /// Statements run so far (`execute` and `query`), for checks that a body ran only one.
-    private(set) var statementsRun = 0
     let dialect = SQLDialect.sqlite
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
@@ -38,7 +36,6 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
 
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
-        statementsRun &+= 1
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
         try bind(parameters, to: statement, sql: sql)
@@ -51,7 +48,6 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     }
 
     func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
-        statementsRun &+= 1
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
         try bind(parameters, to: statement, sql: sql)

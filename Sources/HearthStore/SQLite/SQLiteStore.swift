@@ -35,7 +35,8 @@ public final class SQLiteStore: Store {
     private let configuration: Configuration
     private let writer: GroupCommitWriter
     private let checkpointer: WriteAheadLogCheckpointer
-    private let readers = Mutex<[SQLiteConnection]>([])
+    private let readers: ReaderPool
+    private let logIndex: WriteAheadLogIndex
     private let isClosed = Atomic<Bool>(false)
 
     /// Opens (creating if needed) the database and brings its schema up to date.
@@ -45,6 +46,9 @@ public final class SQLiteStore: Store {
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         self.configuration = configuration
+        let readers = ReaderPool(capacity: configuration.pooledReaders)
+        self.readers = readers
+        logIndex = WriteAheadLogIndex(databasePath: configuration.path)
         let connection = try SQLiteConnection(
             path: configuration.path,
             readOnly: false,
@@ -71,6 +75,7 @@ public final class SQLiteStore: Store {
             connection: checkpointConnection,
             intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
             rewindFrames: configuration.rewindFrames,
+            beforeCheckpoint: { readers.endIdleSnapshots() },
             report: report
         )
         self.checkpointer = checkpointer
@@ -92,26 +97,10 @@ public final class SQLiteStore: Store {
     }
 
     public func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
-        try withReader { connection in
-            try connection.execute("BEGIN", [])
-            defer { _ = try? connection.execute("COMMIT", []) }
-            return try body(ReadTransaction(connection: connection))
-        }
-    }
-
-    public func readStatement<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
-        try withReader { connection in
-            let before = connection.statementsRun
-            defer { assert(connection.statementsRun - before <= 1, "readStatement ran more than one statement") }
-            return try body(ReadTransaction(connection: connection))
-        }
-    }
-
-    private func withReader<Result>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
         if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
-        let connection = try borrowReader()
-        defer { returnReader(connection) }
-        return try body(connection)
+        let reader = try readers.borrow() ?? openReader()
+        defer { readers.giveBack(reader) }
+        return try reader.read(index: logIndex, body)
     }
 
     @discardableResult
@@ -138,11 +127,10 @@ public final class SQLiteStore: Store {
         guard !isClosed.exchange(true, ordering: .relaxed) else { return }
         writer.close()
         checkpointer.stop()
-        readers.withLock { $0.removeAll() }
+        readers.removeAll()
     }
 
-    private func borrowReader() throws(StoreError) -> SQLiteConnection {
-        if let connection = readers.withLock({ $0.popLast() }) { return connection }
+    private func openReader() throws(StoreError) -> SnapshotReader {
         let connection = try SQLiteConnection(
             path: configuration.path,
             readOnly: true,
@@ -151,12 +139,6 @@ public final class SQLiteStore: Store {
         try connection.executeScript(
             "PRAGMA cache_size = -\(configuration.readerCacheKiB); PRAGMA mmap_size = \(configuration.mmapBytes);"
         )
-        return connection
-    }
-
-    private func returnReader(_ connection: SQLiteConnection) {
-        readers.withLock { pool in
-            if pool.count < configuration.pooledReaders { pool.append(connection) }
-        }
+        return SnapshotReader(connection: connection)
     }
 }

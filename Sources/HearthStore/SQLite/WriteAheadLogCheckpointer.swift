@@ -21,15 +21,19 @@ final class WriteAheadLogCheckpointer: Sendable {
     private let worker: PeriodicWorker
 
     /// Starts the thread. `connection` is used by that thread only from now on.
+    /// - Parameter beforeCheckpoint: lets go of snapshots nobody is using (they would keep
+    ///   the checkpoint from copying newer pages).
     init(
         connection: sending SQLiteConnection,
         intervalMilliseconds: Int,
         rewindFrames: Int,
+        beforeCheckpoint: @escaping @Sendable () -> Void,
         report: @escaping @Sendable (String) -> Void
     ) {
         let box = CheckpointConnection(connection)
         worker = PeriodicWorker(intervalMilliseconds: intervalMilliseconds) { [progress] in
             guard progress.hasNewCommits() else { return }
+            beforeCheckpoint()
             do {
                 let logFrames = try Self.checkpoint(box.connection)
                 if logFrames >= rewindFrames { progress.rewindRequested.store(true, ordering: .relaxed) }

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import HearthStore
+import Testing
+
+/// What the SQLite store adds to the contract: checkpoints off the writer's thread (the log
+/// must still stop growing under a load that never pauses) and read snapshots kept open
+/// between reads (they must still see every commit, also another process's).
+@Suite struct SQLiteStoreTests {
+    private static let scratchTable = Migration(
+        version: 1000,
+        name: "scratch table for checkpoint tests",
+        sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, payload BYTES NOT NULL)"
+    )
+
+    @Test func theLogRewindsUnderWritesThatNeverPause() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("test.db").path)
+        configuration.checkpointIntervalMilliseconds = 10
+        configuration.rewindFrames = 64
+        let store = try SQLiteStore(configuration, migrations: Schema.migrations + [Self.scratchTable])
+        defer { store.close() }
+
+        // Each write adds about two pages; 3000 of them would make a log of ~6000 frames
+        // (24 MiB) if it never rewound.
+        // Reads on two threads leave two pooled readers, one of them idle from then on:
+        // an idle reader's snapshot must not hold the log back either.
+        let payload = [UInt8](repeating: 7, count: 6000)
+        for id in 1...3000 {
+            try store.write { transaction in
+                try transaction.connection.execute(
+                    "INSERT INTO scratch (id, payload) VALUES (?, ?)",
+                    [.integer(Int64(id)), .blob(payload)]
+                )
+            }
+            if id == 10 {
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    _ = try? store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            if id.isMultiple(of: 10) {
+                #expect(
+                    try store.read { try $0.connection.queryFirst("SELECT max(id) FROM scratch", [])?.int(0) } == id
+                )
+            }
+        }
+        let logBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0
+        #expect(logBytes < 4 << 20, "write-ahead log grew to \(logBytes) bytes")
+        let rows = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) }
+        #expect(rows == 3000)
+    }
+
+    @Test func aReadSeesWhatAnotherProcessCommittedRightBeforeIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("test.db").path
+        let migrations = Schema.migrations + [Self.scratchTable]
+        let server = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: migrations)
+        defer { server.close() }
+        // A second store on the same file stands in for the CLI writing while the server runs.
+        let tool = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: migrations)
+        defer { tool.close() }
+        func serverCount() throws -> Int? {
+            try server.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) }
+        }
+        #expect(try serverCount() == 0)
+        for id in 1...200 {
+            try tool.write { transaction in
+                try transaction.connection.execute(
+                    "INSERT INTO scratch (id, payload) VALUES (?, x'00')",
+                    [.integer(Int64(id))]
+                )
+            }
+            #expect(try serverCount() == id)
+            #expect(try serverCount() == id)
+        }
+    }
+}
