@@ -30,6 +30,8 @@ final class GroupCommitWriter: Sendable {
     private let syncAfterCommit: (@Sendable () throws -> Void)?
     private let committedWrites = Atomic<Int>(0)
     private let commits = Atomic<Int>(0)
+    /// `DispatchTime` uptime of the latest commit, in nanoseconds (0 before the first).
+    private let lastCommitUptime = Atomic<UInt64>(0)
     private let maximumBatch: Int
     private let afterCommit: (@Sendable (any SQLConnection) -> Void)?
     private let report: @Sendable (String) -> Void
@@ -171,6 +173,7 @@ final class GroupCommitWriter: Sendable {
             return
         }
         commits.add(1, ordering: .relaxed)
+        lastCommitUptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
         if syncAfterCommit != nil {
             unsynced.withLockThenBroadcast { $0.groups.append(batch) }
@@ -202,6 +205,12 @@ final class GroupCommitWriter: Sendable {
             if done && groups.isEmpty { break }
         }
         unsynced.withLockThenBroadcast { $0.isStopped = true }
+    }
+
+    /// Whether nothing was committed in the last `milliseconds`.
+    func hasBeenQuiet(forMilliseconds milliseconds: UInt64) -> Bool {
+        let last = lastCommitUptime.load(ordering: .relaxed)
+        return DispatchTime.now().uptimeNanoseconds &- last >= milliseconds * 1_000_000
     }
 
     var statistics: StoreStatistics {

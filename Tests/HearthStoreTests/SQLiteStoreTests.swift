@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HearthStore
+import Synchronization
 import Testing
 
 /// What the SQLite store adds to the contract: checkpoints off the writer's thread (the log
@@ -25,9 +26,17 @@ import Testing
 
         // Each write adds about two pages; 3000 of them would make a log of ~6000 frames
         // (24 MiB) if it never rewound.
-        // Reads on two threads leave two pooled readers, one of them idle from then on:
-        // an idle reader's snapshot must not hold the log back either.
+        // Two threads keep reading meanwhile: their snapshots must not hold the log back.
         let payload = [UInt8](repeating: 7, count: 6000)
+        let writing = Atomic<Bool>(true)
+        let readers = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: readers) {
+                while writing.load(ordering: .relaxed) {
+                    _ = try? store.read { try $0.connection.queryFirst("SELECT max(id) FROM scratch", []) }
+                }
+            }
+        }
         for id in 1...3000 {
             try store.write { transaction in
                 try transaction.connection.execute(
@@ -35,18 +44,14 @@ import Testing
                     [.integer(Int64(id)), .blob(payload)]
                 )
             }
-            if id == 10 {
-                DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                    _ = try? store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-            }
             if id.isMultiple(of: 10) {
                 #expect(
                     try store.read { try $0.connection.queryFirst("SELECT max(id) FROM scratch", [])?.int(0) } == id
                 )
             }
         }
+        writing.store(false, ordering: .relaxed)
+        readers.wait()
         let logBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0
         #expect(logBytes < 4 << 20, "write-ahead log grew to \(logBytes) bytes")
         let rows = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) }

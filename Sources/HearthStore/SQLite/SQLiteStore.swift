@@ -36,6 +36,7 @@ public final class SQLiteStore: Store {
     private let writer: GroupCommitWriter
     private let checkpointer: WriteAheadLogCheckpointer
     private let readers: ReaderPool
+    private static let quietMillisecondsBeforeKeepingSnapshots: UInt64 = 50
     private let logIndex: WriteAheadLogIndex
     private let isClosed = Atomic<Bool>(false)
 
@@ -100,7 +101,10 @@ public final class SQLiteStore: Store {
         if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
         let reader = try readers.borrow() ?? openReader()
         defer { readers.giveBack(reader) }
-        return try reader.read(index: logIndex, body)
+        // Open snapshots keep checkpoints from copying newer pages and the log from
+        // rewinding, so they outlive a read only while nothing is being written.
+        let keep = writer.hasBeenQuiet(forMilliseconds: Self.quietMillisecondsBeforeKeepingSnapshots)
+        return try reader.read(index: logIndex, keepingSnapshot: keep, body)
     }
 
     @discardableResult

@@ -1,7 +1,9 @@
 import Synchronization
 
-/// A read-only connection that keeps its read transaction open from one read to the next
-/// for as long as nothing has been committed anywhere (the log index header is unchanged).
+/// A read-only connection that can keep its read transaction open from one read to the next,
+/// reusing it for as long as nothing has been committed anywhere (the log index header is
+/// unchanged). The store keeps snapshots only while no writes come in: an open snapshot holds
+/// back checkpoints and the log's rewind.
 /// A lookup on a busy read path then costs the statement alone: no `BEGIN`, no `COMMIT`, and
 /// none of the file locks and process-wide mutexes SQLite takes to start and end a read
 /// transaction, which cost more than the lookup itself once two threads read at once.
@@ -25,8 +27,13 @@ final class SnapshotReader: @unchecked Sendable {
         endSnapshot()
     }
 
-    /// Runs `body` in a read transaction that sees every commit made before this call.
-    func read<Result>(index: WriteAheadLogIndex, _ body: (ReadTransaction) throws -> Result) throws -> Result {
+    /// Runs `body` in a read transaction that sees every commit made before this call. With
+    /// `keepingSnapshot`, the transaction stays open for the next read; otherwise it ends.
+    func read<Result>(
+        index: WriteAheadLogIndex,
+        keepingSnapshot: Bool,
+        _ body: (ReadTransaction) throws -> Result
+    ) throws -> Result {
         let header = index.header()
         if case .some(.some(let recorded)) = openSnapshot, let header, recorded == header {
             // Nothing committed since the snapshot was taken: it is still the newest.
@@ -36,7 +43,9 @@ final class SnapshotReader: @unchecked Sendable {
             openSnapshot = .some(header)
         }
         do {
-            return try body(ReadTransaction(connection: connection))
+            let result = try body(ReadTransaction(connection: connection))
+            if !keepingSnapshot { endSnapshot() }
+            return result
         } catch {
             endSnapshot()
             throw error
