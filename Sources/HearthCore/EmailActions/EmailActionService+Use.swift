@@ -134,7 +134,7 @@ extension EmailActionService {
     {
         guard !code.isEmpty else { throw AuthError(.missingOOBCode) }
         guard code.utf8.count <= ActionCode.maximumLength,
-            let record = try transaction.actionCode(hash: ActionCode.hash(code)),
+            let record = try transaction.actionCode(hash: ActionCode.storageKey(code)),
             record.projectID == project.id, record.consumedAt == nil,
             let operation = ActionCodeOperation(rawValue: record.operation)
         else { throw AuthError.invalidOOBCode }
@@ -180,7 +180,7 @@ extension EmailActionService {
         guard let localID = info.localID, let newEmail = info.newEmail,
             let account = try accounts.account(project: project, localID: localID)
         else { return nil }
-        let (code, hash) = ActionCode.generate()
+        let (code, hash) = ActionCode.generate(atMilliseconds: now)
         let lifetime = project.settings.codeLifetimeSeconds(for: .recoverEmail)
         let language = project.emailLanguage(
             for: .recoverEmail,

@@ -131,7 +131,7 @@ public final class EmailActionService: Sendable {
         let target = try target(of: request, project: project)
 
         let now = clock.nowMilliseconds()
-        let (code, hash) = ActionCode.generate()
+        let (code, hash) = ActionCode.generate(atMilliseconds: now)
         let lifetime = project.settings.codeLifetimeSeconds(for: request.operation)
         let kind = request.operation.mailKind
         let language = project.emailLanguage(

@@ -131,7 +131,7 @@ extension HearthApplication {
             let pending = try store.read { transaction in
                 try transaction.outboxActionMessages(projectID: project.id).compactMap { message -> JSONValue? in
                     guard let action = message.action, let code = action.oobCode,
-                        let record = try transaction.actionCode(hash: ActionCode.hash(code)),
+                        let record = try transaction.actionCode(hash: ActionCode.storageKey(code)),
                         record.consumedAt == nil, record.expiresAt > now
                     else { return nil }
                     return action.emulatorJSON
