@@ -2,7 +2,8 @@
 
 * `openssl speed ecdsap256` single-process signing rate: the reference.
 * token generation (authTokens:generate, distinct installations and refresh tokens, JS SDK
-  body) with 10 thousand installations stored: bar 0.5x the OpenSSL rate.
+  body) with 10 thousand installations stored: bar 0.5x the OpenSSL rate (alternating
+  rounds, median ratio).
 * the same with 1 million installations stored: bar 0.8x the 10-thousand rate (cost flat).
 * create (distinct client FIDs, JS SDK body; a durable group-committed write): bar 0.5x token
   generation.
@@ -99,16 +100,24 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     now_ms = int(time.time() * 1000)
     generate_url = hearth.url + "/v1/projects/demo-project/installations/x/authTokens:generate"
 
-    sign = openssl_speed("ecdsap256", max(3, args.seconds))["sign"]
-    rows.append(row("openssl speed ES256 sign (1 process)", {"rate": sign, "p99_ms": None, "non2xx": 0},
-                    "openssl speed ecdsap256", sign, None))
-
     small = bulk_insert(database, 0, TARGETS, now_ms)
     check_api(hearth, small)
     os.environ["HEARTH_BENCH_TOKENS"] = write_targets(workdir, small, "tokens-10k.txt")
     token_script = os.path.join(HERE, "installation_token.lua")
-    small_rate = wrk(generate_url, args.seconds, args.connections, script=token_script)
-    rows.append(row("installation token (10k stored)", small_rate, "openssl ES256 sign/s", sign, 0.5))
+    # The machine's speed drifts by 10-20 % over minutes (a shared VM), so signing and token
+    # generation alternate and the median round's ratio is reported.
+    rounds = []
+    for _ in range(args.rounds):
+        sign = openssl_speed("ecdsap256", max(3, args.seconds))["sign"]
+        measured = wrk(generate_url, args.seconds, args.connections, script=token_script)
+        rounds.append((measured["rate"] / sign, measured, sign))
+    rounds.sort(key=lambda entry: entry[0])
+    _, small_rate, sign = rounds[len(rounds) // 2]
+    rows.append(row("openssl speed ES256 sign (1 process)", {"rate": sign, "p99_ms": None, "non2xx": 0},
+                    "openssl speed ecdsap256", sign, None))
+    entry = row("installation token (10k stored)", small_rate, "openssl ES256 sign/s", sign, 0.5)
+    entry["round_ratios"] = [round(ratio, 3) for ratio, _, _ in rounds]
+    rows.append(entry)
 
     if want("installation-store-size") or want("installations"):
         print("bench: inserting installations up to 1 million ...", flush=True)

@@ -135,7 +135,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "10")))
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=0, help="Hearth worker threads (default: cores)")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the healthz ratio (median)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for the rows measured against a reference that drifts (median ratio)")
     parser.add_argument("rows", nargs="*")
     args = parser.parse_args()
     for tool in ("nginx", "wrk", "openssl"):
@@ -216,6 +216,9 @@ def print_table(results):
         print(
             f"{r['name']:40} {r['rate']:>10.0f} {p99:>8} {r['reference']:28} {r['reference_rate']:>11.0f} {ratio:>7} {bar:>5}{flag}"
         )
+    for r in results["rows"]:
+        if r.get("round_ratios"):
+            print(f"  {r['name']}: ratios of the alternating rounds {r['round_ratios']}")
     print(f"\nidle RSS of hearth serve: {results['idle_rss_mb']} MB (bar: 50 MB); after load: {results.get('loaded_rss_mb')} MB")
 
 

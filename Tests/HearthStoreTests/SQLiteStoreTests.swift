@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import HearthStore
 import Synchronization
 import Testing
+
+@testable import HearthStore
 
 /// What the SQLite store adds to the contract: checkpoints off the writer's thread (the log
 /// must still stop growing under a load that never pauses) and read snapshots kept open
@@ -83,5 +84,40 @@ import Testing
             #expect(try serverCount() == id)
             #expect(try serverCount() == id)
         }
+    }
+
+    @Test func anotherProcessCanTruncateTheLogSoonAfterReadsStop() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-trunc-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("test.db").path
+        let store = try SQLiteStore(
+            SQLiteStore.Configuration(path: path),
+            migrations: Schema.migrations + [Self.scratchTable]
+        )
+        defer { store.close() }
+        for id in 1...200 {
+            try store.write { transaction in
+                try transaction.connection.execute(
+                    "INSERT INTO scratch (id, payload) VALUES (?, x'00')",
+                    [.integer(Int64(id))]
+                )
+            }
+        }
+        // Quiet now: reads keep their snapshots open for a while, inside the log.
+        Thread.sleep(forTimeInterval: 0.1)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<50 { _ = try? store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) } }
+        }
+        // Like the bench's bulk loader or a CLI: a second connection writes, then truncates
+        // the log, waiting up to 2 s for readers.
+        let other = try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 2_000)
+        try other.execute("INSERT INTO scratch (id, payload) VALUES (1000, x'00')", [])
+        let result = try other.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)", [])
+        #expect(result?.int(0) == 0, "the checkpoint was blocked by readers")
+        let logBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? -1
+        #expect(logBytes == 0)
     }
 }

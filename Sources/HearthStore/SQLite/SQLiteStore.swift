@@ -67,6 +67,7 @@ public final class SQLiteStore: Store {
             PRAGMA cache_size = -\(configuration.writerCacheKiB);
             PRAGMA mmap_size = \(configuration.mmapBytes);
             PRAGMA wal_autocheckpoint = 0;
+            PRAGMA journal_size_limit = \(configuration.rewindFrames * 4096);
             """
         )
         try Migration.apply(migrations, on: connection)
@@ -79,6 +80,7 @@ public final class SQLiteStore: Store {
             connection: checkpointConnection,
             intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
             rewindFrames: configuration.rewindFrames,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
             beforeCheckpoint: { readers.endIdleSnapshots() },
             report: report
         )

@@ -1,9 +1,11 @@
+import Dispatch
 import Synchronization
 
 /// A read-only connection that can keep its read transaction open from one read to the next,
 /// reusing it for as long as nothing has been committed anywhere (the log index header is
-/// unchanged). The store keeps snapshots only while no writes come in: an open snapshot holds
-/// back checkpoints and the log's rewind.
+/// unchanged), for at most `maximumSnapshotAge`. The store keeps snapshots only while no
+/// writes come in, and ends idle readers' snapshots every tenth of a second: an open
+/// snapshot holds back checkpoints, the log's rewind, and other processes' checkpoints.
 /// A lookup on a busy read path then costs the statement alone: no `BEGIN`, no `COMMIT`, and
 /// none of the file locks and process-wide mutexes SQLite takes to start and end a read
 /// transaction, which cost more than the lookup itself once two threads read at once.
@@ -15,9 +17,17 @@ import Synchronization
 /// `@unchecked Sendable`: used by one thread at a time, handed over through `ReaderPool`'s lock.
 final class SnapshotReader: @unchecked Sendable {
     let connection: SQLiteConnection
-    /// Whether a read transaction is open, and the header recorded just before it began
-    /// (`nil` when it could not be read: then the transaction is never reused).
-    private var openSnapshot: WriteAheadLogIndex.Header??
+    private struct Snapshot {
+        /// The header recorded just before the transaction began (`nil` when it could not be
+        /// read: then the transaction is never reused).
+        var header: WriteAheadLogIndex.Header?
+        /// `DispatchTime` uptime when it began, in nanoseconds.
+        var startedAt: UInt64
+    }
+
+    /// The open read transaction, if any.
+    private var snapshot: Snapshot?
+    static let maximumSnapshotAgeNanoseconds: UInt64 = 200_000_000
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -35,12 +45,15 @@ final class SnapshotReader: @unchecked Sendable {
         _ body: (ReadTransaction) throws -> Result
     ) throws -> Result {
         let header = index.header()
-        if case .some(.some(let recorded)) = openSnapshot, let header, recorded == header {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let snapshot, let recorded = snapshot.header, let header, recorded == header,
+            now &- snapshot.startedAt < Self.maximumSnapshotAgeNanoseconds
+        {
             // Nothing committed since the snapshot was taken: it is still the newest.
         } else {
             endSnapshot()
             try connection.execute("BEGIN", [])
-            openSnapshot = .some(header)
+            snapshot = Snapshot(header: header, startedAt: now)
         }
         do {
             let result = try body(ReadTransaction(connection: connection))
@@ -54,8 +67,8 @@ final class SnapshotReader: @unchecked Sendable {
 
     /// Ends the open read transaction, if any, so it no longer holds back checkpoints.
     func endSnapshot() {
-        guard openSnapshot != nil else { return }
-        openSnapshot = nil
+        guard snapshot != nil else { return }
+        snapshot = nil
         _ = try? connection.execute("COMMIT", [])
     }
 }
