@@ -443,7 +443,7 @@ import Testing
         }
         #expect(connected == 0)
         let request = Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var reply = [UInt8](repeating: 0, count: 4096)
         var received = 0
         while true {

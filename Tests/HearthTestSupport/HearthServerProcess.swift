@@ -26,6 +26,7 @@ public final class HearthServerProcess: @unchecked Sendable {
 
     /// Starts `hearth serve --port 0 --data <temp> <arguments>` and waits until it is ready.
     public init(arguments: [String] = [], environment: [String: String] = [:], waitUntilReady: Bool = true) throws {
+        ignoreBrokenPipes()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(UUID().uuidString)")
         extraArguments = arguments
         self.environment = environment

@@ -40,6 +40,7 @@ public final class TestHTTPClient {
     private var buffer: [UInt8] = []
 
     public init(host: String = "127.0.0.1", port: Int) {
+        ignoreBrokenPipes()
         self.host = host
         self.port = port
     }
