@@ -2,21 +2,26 @@ import Dispatch
 import Synchronization
 
 /// A read-only connection that can keep its read transaction open from one read to the next,
-/// reusing it for as long as nothing has been committed anywhere (the log index header is
-/// unchanged), for at most `maximumSnapshotAge`. The store keeps snapshots only while no
-/// writes come in, and ends idle readers' snapshots every tenth of a second: an open
-/// snapshot holds back checkpoints, the log's rewind, and other processes' checkpoints.
-/// A lookup on a busy read path then costs the statement alone: no `BEGIN`, no `COMMIT`, and
-/// none of the file locks and process-wide mutexes SQLite takes to start and end a read
-/// transaction, which cost more than the lookup itself once two threads read at once.
+/// reusing it while nothing has been committed anywhere (the log index header is unchanged),
+/// for at most `maximumSnapshotAgeNanoseconds`. A lookup on a busy read path then costs the
+/// statement alone: no `BEGIN`, no `COMMIT`, and none of the file locks and process-wide
+/// mutexes SQLite takes to start and end a read transaction, which cost more than the lookup
+/// itself once two threads read at once.
 ///
 /// Reusing the snapshot keeps `read`'s promise (it sees every write acknowledged before it
 /// started): the header is recorded before the snapshot is taken, so an unchanged header
 /// means no commit happened since, and a commit changes the header before it is acknowledged.
 ///
+/// An open snapshot holds back checkpoints (this process's and others'), and the log's
+/// rewind; so the store keeps snapshots only while no writes come in, and ends idle readers'
+/// snapshots every tenth of a second.
+///
 /// `@unchecked Sendable`: used by one thread at a time, handed over through `ReaderPool`'s lock.
 final class SnapshotReader: @unchecked Sendable {
+    static let maximumSnapshotAgeNanoseconds: UInt64 = 200_000_000
+
     let connection: SQLiteConnection
+
     private struct Snapshot {
         /// The header recorded just before the transaction began (`nil` when it could not be
         /// read: then the transaction is never reused).
@@ -27,7 +32,6 @@ final class SnapshotReader: @unchecked Sendable {
 
     /// The open read transaction, if any.
     private var snapshot: Snapshot?
-    static let maximumSnapshotAgeNanoseconds: UInt64 = 200_000_000
 
     init(connection: SQLiteConnection) {
         self.connection = connection
