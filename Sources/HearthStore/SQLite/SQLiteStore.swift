@@ -27,10 +27,8 @@ public final class SQLiteStore: Store {
         /// so the writer runs the next group while the disk works. Acknowledgements still
         /// wait for the sync: an acknowledged write survives power loss either way.
         public var pipelinedSync = true
-        /// Checkpoints run on their own thread this often while commits keep coming.
+        /// Background checkpoints run this often while commits keep coming.
         public var checkpointIntervalMilliseconds = 100
-        /// Past this many frames the writer runs one checkpoint itself so the log can rewind.
-        public var rewindFrames = 16_384
 
         public init(path: String) { self.path = path }
     }
@@ -40,6 +38,8 @@ public final class SQLiteStore: Store {
     private let checkpointer: WriteAheadLogCheckpointer
     private let readers: ReaderPool
     private static let quietMillisecondsBeforeKeepingSnapshots: UInt64 = 50
+    /// After a burst the log file is cut back to this size when it starts over.
+    private static let logSizeLimitBytes = 64 << 20
     private let logIndex: WriteAheadLogIndex
     private let isClosed = Atomic<Bool>(false)
 
@@ -66,8 +66,7 @@ public final class SQLiteStore: Store {
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -\(configuration.writerCacheKiB);
             PRAGMA mmap_size = \(configuration.mmapBytes);
-            PRAGMA wal_autocheckpoint = 0;
-            PRAGMA journal_size_limit = \(configuration.rewindFrames * 4096);
+            PRAGMA journal_size_limit = \(Self.logSizeLimitBytes);
             """
         )
         try Migration.apply(migrations, on: connection)
@@ -79,8 +78,6 @@ public final class SQLiteStore: Store {
         let checkpointer = WriteAheadLogCheckpointer(
             connection: checkpointConnection,
             intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
-            rewindFrames: configuration.rewindFrames,
-            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
             beforeCheckpoint: { readers.endIdleSnapshots() },
             report: report
         )
@@ -97,7 +94,7 @@ public final class SQLiteStore: Store {
             connection: connection,
             maximumBatch: configuration.maximumBatch,
             syncAfterCommit: sync,
-            afterCommit: { checkpointer.afterCommit(on: $0) },
+            afterCommit: { _ in checkpointer.noteCommit() },
             report: report
         )
     }
