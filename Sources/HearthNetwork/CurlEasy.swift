@@ -1,4 +1,5 @@
 import CCurl
+import HearthBase
 import Synchronization
 
 /// Owns one libcurl easy handle and frees it (with its header list) when released.
@@ -11,6 +12,7 @@ final class CurlEasy {
     /// libcurl's global set-up, done once before the first handle (thread-safe since 7.84).
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        BrokenPipes.ignore()  // libcurl leaves SIGPIPE alone with CURLOPT_NOSIGNAL; OpenSSL may raise it
     }()
 
     init() throws(NetworkError) {

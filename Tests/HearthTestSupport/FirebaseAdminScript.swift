@@ -8,6 +8,7 @@ public func runFirebaseAdminScript(
     arguments: [String],
     against server: HearthServerProcess
 ) throws -> (status: Int32, output: String) {
+    ignoreBrokenPipes()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: testPython)
     process.arguments = [testToolingDirectory.appendingPathComponent(name).path] + arguments

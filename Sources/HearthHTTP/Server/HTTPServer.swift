@@ -31,7 +31,8 @@ public final class HTTPServer: Sendable {
 
     deinit { stop() }
 
-    /// Binds the configured address and starts the worker threads.
+    /// Binds the configured address and starts the worker threads. Also makes the process
+    /// ignore `SIGPIPE` (see `BrokenPipes`).
     ///
     /// - Throws: ``HTTPServerError/addressInUse(host:port:)`` and friends when the address
     ///   cannot be bound; ``HTTPServerError/alreadyStarted`` on a second call.
@@ -39,6 +40,7 @@ public final class HTTPServer: Sendable {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             throw .alreadyStarted
         }
+        BrokenPipes.ignore()
         do throws(HTTPServerError) {
             let threads = max(1, configuration.threadCount)
             let sockets = try ListenSocket.openGroup(
