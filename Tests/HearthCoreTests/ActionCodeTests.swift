@@ -3,12 +3,12 @@ import HearthCrypto
 import Testing
 
 @Suite struct ActionCodeTests {
-    @Test func codesAre43Base64URLCharactersAndNeverRepeat() {
+    @Test func codesAre51Base64URLCharactersAndNeverRepeat() {
         var seen = Set<String>()
         for _ in 0..<1_000 {
             let (code, _) = ActionCode.generate(atMilliseconds: 1_780_000_000_000)
-            #expect(code.utf8.count == 43)
-            #expect(Base64URL.decode(code)?.count == 32)
+            #expect(code.utf8.count == 51)
+            #expect(Base64URL.decode(code)?.count == 38)  // 6 time bytes, 32 random
             #expect(seen.insert(code).inserted)
         }
     }

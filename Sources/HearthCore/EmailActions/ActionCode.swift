@@ -1,22 +1,23 @@
 import HearthCrypto
 
-/// The one-time codes of email actions: 32 bytes in base64url (43 characters), the first 6
-/// the creation time in milliseconds (big-endian), the other 26 random.
+/// The one-time codes of email actions: 38 bytes in base64url (51 characters), the creation
+/// time in milliseconds (6 bytes, big-endian) followed by 32 random bytes (PRODUCT.md: at
+/// least 32 random bytes).
 ///
 /// The store keeps only the code's storage key: that time prefix followed by the SHA-256 of
 /// the whole code. The prefix orders new codes at the end of the store's index, so a group of
 /// writes adds to one page instead of dirtying a random page per code (and the log and the
-/// checkpoint write each such page); the hash keeps the code itself out of the store. 208
-/// random bits leave guessing hopeless, and the creation time a code reveals is no secret
-/// to its recipient.
+/// checkpoint write each such page); the hash keeps the code itself out of the store. The
+/// creation time a code reveals is no secret to its recipient.
 public enum ActionCode {
     private static let timeByteCount = 6
+    private static let randomByteCount = 32
     private static let timeCharacterCount = 8  // base64url of 6 bytes, no padding
 
     /// A new code made at `milliseconds` (Unix time), and the key to store.
     public static func generate(atMilliseconds milliseconds: Int64) -> (code: String, key: [UInt8]) {
         var bytes = (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
-        bytes += SecureRandom.bytes(count: 32 - timeByteCount)
+        bytes += SecureRandom.bytes(count: randomByteCount)
         let code = Base64URL.encode(bytes)
         return (code, storageKey(code))
     }
