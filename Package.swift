@@ -46,7 +46,7 @@ let package = Package(
 
         // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
         // real `hearth` binary.
-        .target(name: "HearthTestSupport", path: "Tests/HearthTestSupport"),
+        .target(name: "HearthTestSupport", dependencies: ["HearthBase"], path: "Tests/HearthTestSupport"),
         .testTarget(name: "HearthBaseTests", dependencies: ["HearthBase"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),

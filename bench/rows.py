@@ -23,6 +23,8 @@ import sqlite3
 import time
 import urllib.request
 
+from rounds import alternate
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = "demo-project"
 APP = "1:100000000000:web:0a1b2c3d4e5f6789"
@@ -106,17 +108,15 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     token_script = os.path.join(HERE, "installation_token.lua")
     # The machine's speed drifts by 10-20 % over minutes (a shared VM), so signing and token
     # generation alternate and the median round's ratio is reported.
-    rounds = []
-    for _ in range(args.rounds):
-        sign = openssl_speed("ecdsap256", max(3, args.seconds))["sign"]
-        measured = wrk(generate_url, args.seconds, args.connections, script=token_script)
-        rounds.append((measured["rate"] / sign, measured, sign))
-    rounds.sort(key=lambda entry: entry[0])
-    _, small_rate, sign = rounds[len(rounds) // 2]
-    rows.append(row("openssl speed ES256 sign (1 process)", {"rate": sign, "p99_ms": None, "non2xx": 0},
-                    "openssl speed ecdsap256", sign, None))
+    small_rate, signing, ratios = alternate(
+        args.rounds,
+        lambda: {"rate": openssl_speed("ecdsap256", max(3, args.seconds))["sign"], "p99_ms": None, "non2xx": 0},
+        lambda: wrk(generate_url, args.seconds, args.connections, script=token_script),
+    )
+    sign = signing["rate"]
+    rows.append(row("openssl speed ES256 sign (1 process)", signing, "openssl speed ecdsap256", sign, None))
     entry = row("installation token (10k stored)", small_rate, "openssl ES256 sign/s", sign, 0.5)
-    entry["round_ratios"] = [round(ratio, 3) for ratio, _, _ in rounds]
+    entry["round_ratios"] = ratios
     rows.append(entry)
 
     if want("installation-store-size") or want("installations"):
@@ -132,15 +132,13 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     # Alternating with token generation for the 10 thousand targets (whatever is stored by
     # now), median round's ratio, like the token row.
     os.environ["HEARTH_BENCH_TOKENS"] = os.path.join(workdir, "tokens-10k.txt")
-    create_rounds = []
-    for _ in range(args.rounds):
-        reference = wrk(generate_url, args.seconds, args.connections, script=token_script)
-        measured = wrk(hearth.url + "/v1/projects/demo-project/installations", args.seconds, args.connections,
-                       script=os.path.join(HERE, "installation_create.lua"))
-        create_rounds.append((measured["rate"] / reference["rate"], measured, reference))
-    create_rounds.sort(key=lambda entry: entry[0])
-    _, create_rate, reference = create_rounds[len(create_rounds) // 2]
+    create_rate, reference, ratios = alternate(
+        args.rounds,
+        lambda: wrk(generate_url, args.seconds, args.connections, script=token_script),
+        lambda: wrk(hearth.url + "/v1/projects/demo-project/installations", args.seconds, args.connections,
+                    script=os.path.join(HERE, "installation_create.lua")),
+    )
     entry = row("installation create (durable write)", create_rate, "installation token (10k)", reference["rate"], 0.5)
-    entry["round_ratios"] = [round(ratio, 3) for ratio, _, _ in create_rounds]
+    entry["round_ratios"] = ratios
     rows.append(entry)
     return rows

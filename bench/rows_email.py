@@ -18,6 +18,8 @@ import subprocess
 import time
 import urllib.request
 
+from rounds import alternate
+
 USERS = 2000
 API_KEY = "bench-email-key"
 
@@ -80,16 +82,15 @@ end
         os.environ["HEARTH_BENCH_TOKENS"] = tokens
         generate_url = hearth.url + "/v1/projects/demo-project/installations/x/authTokens:generate"
         token_script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "installation_token.lua")
-        rounds = []
-        for _ in range(args.rounds):
-            reference = wrk(generate_url, args.seconds, args.connections, script=token_script)
+        def send_codes():
             time.sleep(3)  # let the previous round's messages finish going out
-            measured = wrk(server.url + "/", args.seconds, args.connections, script=script)
-            rounds.append((measured["rate"] / reference["rate"], measured, reference))
+            return wrk(server.url + "/", args.seconds, args.connections, script=script)
+
+        measured, reference, ratios = alternate(
+            args.rounds, lambda: wrk(generate_url, args.seconds, args.connections, script=token_script), send_codes
+        )
     finally:
         server.stop()
-    rounds.sort(key=lambda entry: entry[0])
-    _, measured, reference = rounds[len(rounds) // 2]
     entry = row("sendOobCode (password reset)", measured, "installation token generation", reference["rate"], 0.5)
-    entry["round_ratios"] = [round(ratio, 3) for ratio, _, _ in rounds]
+    entry["round_ratios"] = ratios
     return [entry]

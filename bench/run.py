@@ -17,6 +17,8 @@ import tempfile
 import time
 import urllib.request
 
+from rounds import alternate
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 NGINX_REPLY = '{"ok":true}'  # 11 bytes, the same size as Hearth's /healthz reply
 
@@ -158,15 +160,13 @@ def main():
         if want("healthz"):
             # Alternating rounds, median ratio: on a small shared machine a single pair of
             # runs swings with where the kernel happens to put the connections.
-            pairs = []
-            for _ in range(args.rounds):
-                reference = wrk(f"http://127.0.0.1:{nginx.port}/healthz", args.seconds, args.connections)
-                measured = wrk(hearth.url + "/healthz", args.seconds, args.connections)
-                pairs.append((measured["rate"] / reference["rate"], measured, reference))
-            pairs.sort(key=lambda pair: pair[0])
-            _, measured, reference = pairs[len(pairs) // 2]
+            measured, reference, ratios = alternate(
+                args.rounds,
+                lambda: wrk(f"http://127.0.0.1:{nginx.port}/healthz", args.seconds, args.connections),
+                lambda: wrk(hearth.url + "/healthz", args.seconds, args.connections),
+            )
             entry = row("GET /healthz", measured, "nginx fixed reply", reference["rate"], 0.9)
-            entry["round_ratios"] = [round(pair[0], 3) for pair in pairs]
+            entry["round_ratios"] = ratios
             results["rows"].append(entry)
         # Each area adds its rows in bench/rows*.py with run(hearth, args, want, wrk, openssl_speed, row, workdir).
         sys.path.insert(0, HERE)

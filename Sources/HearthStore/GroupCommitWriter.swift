@@ -33,23 +33,18 @@ final class GroupCommitWriter: Sendable {
     /// `DispatchTime` uptime of the latest commit, in nanoseconds (0 before the first).
     private let lastCommitUptime = Atomic<UInt64>(0)
     private let maximumBatch: Int
-    private let afterCommit: (@Sendable (any SQLConnection) -> Void)?
     private let report: @Sendable (String) -> Void
 
     /// Starts the writer thread. `connection` is used by that thread only from now on.
     /// - Parameter syncAfterCommit: makes every commit so far durable (an fsync of the
     ///   write-ahead log); `nil` when the database syncs each commit itself.
-    /// - Parameter afterCommit: maintenance run on the writer's thread and connection after
-    ///   each commit, outside any transaction.
     init(
         connection: sending any SQLConnection,
         maximumBatch: Int = 512,
         syncAfterCommit: (@Sendable () throws -> Void)? = nil,
-        afterCommit: (@Sendable (any SQLConnection) -> Void)? = nil,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.maximumBatch = maximumBatch
-        self.afterCommit = afterCommit
         self.report = report
         self.syncAfterCommit = syncAfterCommit
         let box = ConnectionBox(connection)
@@ -180,7 +175,6 @@ final class GroupCommitWriter: Sendable {
         } else {
             finish(batch, failure: nil)
         }
-        afterCommit?(connection)
     }
 
     /// Makes committed groups durable, several per sync when the writer is ahead, and

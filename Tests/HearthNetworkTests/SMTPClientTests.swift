@@ -115,7 +115,6 @@ struct SelfSignedCertificate {
     var key: String { directory.appendingPathComponent("key.pem").path }
 
     init() throws {
-        ignoreBrokenPipes()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase
 
 /// Runs a Python script of the test tooling against `server` with the stock firebase-admin
 /// package pointed at it (`FIREBASE_AUTH_EMULATOR_HOST`), and answers its exit status and
@@ -8,7 +9,7 @@ public func runFirebaseAdminScript(
     arguments: [String],
     against server: HearthServerProcess
 ) throws -> (status: Int32, output: String) {
-    ignoreBrokenPipes()
+    BrokenPipes.ignore()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: testPython)
     process.arguments = [testToolingDirectory.appendingPathComponent(name).path] + arguments

@@ -1,4 +1,5 @@
 public import Foundation
+import HearthBase
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +27,7 @@ public final class HearthServerProcess: @unchecked Sendable {
 
     /// Starts `hearth serve --port 0 --data <temp> <arguments>` and waits until it is ready.
     public init(arguments: [String] = [], environment: [String: String] = [:], waitUntilReady: Bool = true) throws {
-        ignoreBrokenPipes()
+        BrokenPipes.ignore()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(UUID().uuidString)")
         extraArguments = arguments
         self.environment = environment

@@ -16,7 +16,6 @@ public final class SMTPSink: @unchecked Sendable {
 
     /// Starts the sink on `port` (0: a free one) with extra `options` (`--delay 1`, `--reject x`, ...).
     public init(port: Int = 0, options: [String] = []) throws {
-        ignoreBrokenPipes()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.port = port

@@ -40,7 +40,6 @@ public final class TestHTTPClient {
     private var buffer: [UInt8] = []
 
     public init(host: String = "127.0.0.1", port: Int) {
-        ignoreBrokenPipes()
         self.host = host
         self.port = port
     }

@@ -70,18 +70,6 @@ public final class SQLiteStore: Store {
             """
         )
         try Migration.apply(migrations, on: connection)
-        let checkpointConnection = try SQLiteConnection(
-            path: configuration.path,
-            readOnly: false,
-            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
-        )
-        let checkpointer = WriteAheadLogCheckpointer(
-            connection: checkpointConnection,
-            intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
-            beforeCheckpoint: { readers.endIdleSnapshots() },
-            report: report
-        )
-        self.checkpointer = checkpointer
         var sync: (@Sendable () throws -> Void)?
         if configuration.pipelinedSync {
             // WAL with synchronous=NORMAL syncs around checkpoints only; the syncer thread
@@ -90,11 +78,22 @@ public final class SQLiteStore: Store {
             let log = WriteAheadLogFile(path: configuration.path + "-wal")
             sync = { try log.sync() }
         }
-        writer = GroupCommitWriter(
+        let writer = GroupCommitWriter(
             connection: connection,
             maximumBatch: configuration.maximumBatch,
             syncAfterCommit: sync,
-            afterCommit: { _ in checkpointer.noteCommit() },
+            report: report
+        )
+        self.writer = writer
+        checkpointer = WriteAheadLogCheckpointer(
+            connection: try SQLiteConnection(
+                path: configuration.path,
+                readOnly: false,
+                busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds
+            ),
+            intervalMilliseconds: configuration.checkpointIntervalMilliseconds,
+            commits: { writer.statistics.commits },
+            beforeCheckpoint: { readers.endIdleSnapshots() },
             report: report
         )
     }

@@ -1,5 +1,4 @@
 import HearthBase
-import Synchronization
 
 /// Copies committed pages from the write-ahead log back into the database file on its own
 /// thread and connection, so that little is left for the checkpoints the writer runs itself.
@@ -22,27 +21,24 @@ final class WriteAheadLogCheckpointer: Sendable {
     /// Starts the thread. `connection` is used by that thread only from now on.
     /// - Parameter beforeCheckpoint: lets go of snapshots nobody is using (they would keep
     ///   this and other processes' checkpoints from copying newer pages); runs every interval.
+    /// - Parameter commits: the writer's running count of commits (checkpoint only after new ones).
     init(
         connection: sending SQLiteConnection,
         intervalMilliseconds: Int,
+        commits: @escaping @Sendable () -> Int,
         beforeCheckpoint: @escaping @Sendable () -> Void,
         report: @escaping @Sendable (String) -> Void
     ) {
         let box = CheckpointConnection(connection)
         worker = PeriodicWorker(intervalMilliseconds: intervalMilliseconds) { [progress] in
             beforeCheckpoint()
-            guard progress.hasNewCommits() else { return }
+            guard progress.hasNewCommits(commits()) else { return }
             do {
                 _ = try box.connection.queryFirst("PRAGMA wal_checkpoint(PASSIVE)", [])
             } catch {
                 report("background checkpoint failed: \(error)")
             }
         }
-    }
-
-    /// Called by the writer after each commit.
-    func noteCommit() {
-        progress.commits.add(1, ordering: .relaxed)
     }
 
     /// Stops the thread (SQLite checkpoints the rest when the last connection closes).
@@ -52,13 +48,10 @@ final class WriteAheadLogCheckpointer: Sendable {
 
     /// `@unchecked Sendable`: `checkpointedCommits` is read and written by the worker's thread only.
     private final class Progress: @unchecked Sendable {
-        /// Commits so far, counted by the writer.
-        let commits = Atomic<Int>(0)
-        /// The commit count at the last checkpoint.
+        /// The writer's commit count at the last checkpoint.
         private var checkpointedCommits = 0
 
-        func hasNewCommits() -> Bool {
-            let now = commits.load(ordering: .relaxed)
+        func hasNewCommits(_ now: Int) -> Bool {
             defer { checkpointedCommits = now }
             return checkpointedCommits != now
         }

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,29 +6,18 @@ import Synchronization
 /// `fdatasync` on any descriptor of a file flushes every write made to it. The log file keeps
 /// its identity while the database is open (a checkpoint rewinds it, never replaces it).
 final class WriteAheadLogFile: Sendable {
-    private let path: String
-    private let descriptor = Mutex<Int32>(-1)
+    private let file: ReadOnlyFile
 
     init(path: String) {
-        self.path = path
-    }
-
-    deinit {
-        let fd = descriptor.withLock { $0 }
-        if fd >= 0 { close(fd) }
+        file = ReadOnlyFile(path: path)
     }
 
     /// Flushes the log to the disk.
     func sync() throws(StoreError) {
-        let fd = try descriptor.withLock { fd throws(StoreError) -> Int32 in
-            if fd < 0 {
-                fd = open(path, O_RDONLY | O_CLOEXEC)
-                if fd < 0 { throw StoreError(.io, "cannot open \(path): \(String(cString: strerror(errno)))") }
-            }
-            return fd
-        }
+        let fd = file.descriptor()
+        if fd < 0 { throw StoreError(.io, "cannot open \(file.path): \(String(cString: strerror(errno)))") }
         var status: Int32
         repeat { status = fdatasync(fd) } while status != 0 && errno == EINTR
-        if status != 0 { throw StoreError(.io, "fdatasync \(path): \(String(cString: strerror(errno)))") }
+        if status != 0 { throw StoreError(.io, "fdatasync \(file.path): \(String(cString: strerror(errno)))") }
     }
 }

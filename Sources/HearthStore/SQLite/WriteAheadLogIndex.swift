@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,25 +15,16 @@ final class WriteAheadLogIndex: Sendable {
     typealias Header = SIMD8<UInt64>
     private static let headerByteCount = 48
 
-    private let path: String
-    private let descriptor = Mutex<Int32>(-1)
+    private let file: ReadOnlyFile
 
     init(databasePath: String) {
-        path = databasePath + "-shm"
-    }
-
-    deinit {
-        let fd = descriptor.withLock { $0 }
-        if fd >= 0 { close(fd) }
+        file = ReadOnlyFile(path: databasePath + "-shm")
     }
 
     /// The current header, or `nil` when it cannot be read (no index yet, or an I/O error):
     /// callers then assume something changed.
     func header() -> Header? {
-        let fd = descriptor.withLock { fd -> Int32 in
-            if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
-            return fd
-        }
+        let fd = file.descriptor()
         guard fd >= 0 else { return nil }
         var header = Header()
         let count = withUnsafeMutableBytes(of: &header) { buffer in
