@@ -18,6 +18,17 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
+/* ECDSA nonce precomputation (see ECDSANoncePool.swift). OpenSSL 3 has no provider-level way to
+ * split a signature into the costly nonce part (k⁻¹ and r = x(k·G), independent of the message)
+ * and the cheap per-message part, so these four legacy entry points, which OPENSSL_NO_DEPRECATED
+ * hides (with the EC_KEY type), are declared here as libcrypto 3 exports them. Nothing else of the legacy API is used. */
+typedef struct ec_key_st EC_KEY;
+EC_KEY *EVP_PKEY_get1_EC_KEY(EVP_PKEY *pkey);
+void EC_KEY_free(EC_KEY *key);
+int ECDSA_sign_setup(EC_KEY *eckey, BN_CTX *ctx, BIGNUM **kinv, BIGNUM **rp);
+ECDSA_SIG *ECDSA_do_sign_ex(const unsigned char *dgst, int dgstlen, const BIGNUM *kinv, const BIGNUM *rp,
+                            EC_KEY *eckey);
+
 /// `BIO_get_mem_data` is a macro over `BIO_ctrl`, which Swift cannot import.
 static inline long COpenSSL_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);

@@ -33,4 +33,21 @@ import Testing
         }
         #expect(failures == 0)
     }
+
+    /// ES256 signatures use nonces made ahead in batches and shared by all threads; a nonce handed to two
+    /// signers would give away the private key. Many threads sign the same message at once: every signature
+    /// verifies and no two share an r (r = x(k·G) repeats only if k does).
+    @Test func concurrentES256SignaturesNeverShareANonce() async throws {
+        let key = ES256.PrivateKey.generate()
+        let message = Array("the same message every time".utf8)
+        let signatures = try await withThrowingTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<8 {
+                group.addTask { try (0..<1_500).map { _ in try key.signature(for: message) } }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(signatures.count == 12_000)
+        #expect(signatures.allSatisfy { key.publicKey.isValidSignature($0, for: message) })
+        #expect(Set(signatures.map { $0.prefix(32) }).count == signatures.count)
+    }
 }

@@ -114,7 +114,7 @@ final class SHA256SignatureContext: @unchecked Sendable {
     }
 
     /// SHA-256 of `message` in a stack buffer.
-    private static func withDigest<R>(
+    static func withDigest<R>(
         of message: UnsafeRawBufferPointer,
         _ body: (UnsafeBufferPointer<UInt8>) throws -> R
     ) rethrows -> R {

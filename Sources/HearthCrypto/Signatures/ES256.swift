@@ -8,12 +8,15 @@ public enum ES256 {
     public final class PrivateKey: Sendable {
         let key: EVPKey
         private let signer: SHA256SignatureContext
+        /// Nonces made ahead in batches (the fast path); `signer` signs when it has none.
+        private let nonces: ECDSANoncePool?
         /// The matching public key, derived once.
         public let publicKey: PublicKey
 
         private init(key: EVPKey) {
             self.key = key
             self.signer = SHA256SignatureContext(key: key, purpose: .sign)
+            self.nonces = ECDSANoncePool(key: key)
             self.publicKey = PublicKey(validated: key.publicOnly())
         }
 
@@ -50,6 +53,15 @@ public enum ES256 {
             throws -> R
         {
             let operation = "ES256 signing"
+            if let nonces {
+                let signed = withUnsafeTemporaryAllocation(byteCount: ECDSASignature.rawByteCount, alignment: 1) {
+                    raw -> Result<R, any Error>? in
+                    let done = SHA256SignatureContext.withDigest(of: message) { nonces.sign(digest: $0, into: raw) }
+                    guard done else { return nil }
+                    return Result { try body(UnsafeRawBufferPointer(raw)) }
+                }
+                if let signed { return try signed.get() }
+            }
             return try signer.withSignature(for: message, operation: operation) { der in
                 try withUnsafeTemporaryAllocation(byteCount: ECDSASignature.rawByteCount, alignment: 1) { raw in
                     guard ECDSASignature.raw(fromDER: der, into: raw) else {
