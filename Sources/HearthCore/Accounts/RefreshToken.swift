@@ -14,7 +14,7 @@ public enum RefreshToken {
 
     /// The stored form of a token.
     public static func hash(_ token: String) -> [UInt8] {
-        SHA256.hash(Array(token.utf8))
+        SHA256.hash(utf8Of: token)
     }
 }
 

@@ -40,7 +40,7 @@ public final class AdminCredentials: Sendable {
             credentialID: id,
             projectID: projectID,
             label: label,
-            secretHash: SHA256.hash(Array(secret.utf8)),
+            secretHash: SHA256.hash(utf8Of: secret),
             createdAt: clock.nowSeconds()
         )
         try store.write { try $0.insertAdminCredential(record) }
@@ -71,7 +71,7 @@ public final class AdminCredentials: Sendable {
         let id = String(body[..<separator])
         let secret = body[body.index(after: separator)...]
         guard let record = try? store.read({ try $0.adminCredential(id: id) }), record.revokedAt == nil,
-            constantTimeEquals(SHA256.hash(Array(secret.utf8)), record.secretHash)
+            constantTimeEquals(SHA256.hash(utf8Of: String(secret)), record.secretHash)
         else { throw .invalid }
         guard record.projectID == projectID else { throw .forbidden }
         let now = clock.nowSeconds()

@@ -26,7 +26,7 @@ public enum ActionCode {
     /// nothing).
     public static func storageKey(_ code: String) -> [UInt8] {
         let prefix = code.utf8.count >= timeCharacterCount ? Base64URL.decode(code.prefix(timeCharacterCount)) : nil
-        return (prefix ?? [UInt8](repeating: 0, count: timeByteCount)) + SHA256.hash(Array(code.utf8))
+        return (prefix ?? [UInt8](repeating: 0, count: timeByteCount)) + SHA256.hash(utf8Of: code)
     }
 
     /// Codes longer than this are not ours and are refused without a lookup.

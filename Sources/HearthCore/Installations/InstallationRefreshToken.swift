@@ -13,7 +13,7 @@ public enum InstallationRefreshToken {
     }
 
     public static func hash(_ token: String) -> [UInt8] {
-        SHA256.hash(Array(token.utf8))
+        SHA256.hash(utf8Of: token)
     }
 
     /// Whether `presented` is the token whose hash is `storedHash` (constant time).

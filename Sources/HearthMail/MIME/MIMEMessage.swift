@@ -20,7 +20,7 @@ struct MIMEMessage {
     func render() -> [UInt8] {
         // Neither quoted-printable nor base64 output can contain "=_", so the boundary never
         // occurs inside a part.
-        let boundary = "=_hearth_" + Hex.encode(SHA256.hash(Array(messageID.utf8)).prefix(12))
+        let boundary = "=_hearth_" + Hex.encode(SHA256.hash(utf8Of: messageID).prefix(12))
         var message = ""
         message += HeaderField.raw("Date", MailDate.format(milliseconds: dateMilliseconds))
         message += HeaderField.mailbox("From", from)
