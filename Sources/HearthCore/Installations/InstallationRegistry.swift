@@ -77,31 +77,30 @@ public final class InstallationRegistry: Sendable {
         let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now) }
         let write: @Sendable (WriteTransaction) throws -> String = { transaction in
             if let requested {
-                if let existing = try transaction.installation(projectID: projectID, fid: requested) {
-                    if existing.appID == appID {
-                        try transaction.replaceInstallationRefreshToken(
-                            projectID: projectID,
-                            fid: requested,
-                            refreshTokenHash: hash,
-                            sdkVersion: sdkVersion,
-                            seenAt: now
-                        )
-                        return requested
-                    }
-                } else if try transaction.installationTombstone(projectID: projectID, fid: requested) == nil {
-                    try transaction.insertInstallation(
-                        Self.record(projectID, requested, appID, hash, sdkVersion, now)
+                if try transaction.insertInstallationIfNew(
+                    Self.record(projectID, requested, appID, hash, sdkVersion, now)
+                ) {
+                    return requested
+                }
+                // Taken or deleted: the same app registering again keeps it; otherwise a fresh FID.
+                if let existing = try transaction.installation(projectID: projectID, fid: requested),
+                    existing.appID == appID
+                {
+                    try transaction.replaceInstallationRefreshToken(
+                        projectID: projectID,
+                        fid: requested,
+                        refreshTokenHash: hash,
+                        sdkVersion: sdkVersion,
+                        seenAt: now
                     )
                     return requested
                 }
             }
-            // 128 random bits do not collide in practice; checking costs two index probes.
+            // 128 random bits do not collide in practice; a collision or a tombstone only means another draw.
             while true {
                 let fresh = FID.generate()
-                if try transaction.installation(projectID: projectID, fid: fresh) == nil,
-                    try transaction.installationTombstone(projectID: projectID, fid: fresh) == nil
+                if try transaction.insertInstallationIfNew(Self.record(projectID, fresh, appID, hash, sdkVersion, now))
                 {
-                    try transaction.insertInstallation(Self.record(projectID, fresh, appID, hash, sdkVersion, now))
                     return fresh
                 }
             }

@@ -71,15 +71,24 @@ extension StoreReading {
 }
 
 extension WriteTransaction {
-    /// Inserts a new installation. Throws `.uniqueViolation` if the FID is taken in the project.
-    public func insertInstallation(_ record: InstallationRecord) throws(StoreError) {
+    /// Inserts a new installation unless its FID is taken in the project or was ever deleted
+    /// there (a tombstone remains); whether it did. One statement, so registering a new FID
+    /// costs the writer one B-tree probe of each table instead of three statements.
+    public func insertInstallationIfNew(_ record: InstallationRecord) throws(StoreError) -> Bool {
         try connection.execute(
-            "INSERT INTO installations (\(installationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO installations (\(installationColumns))
+            SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
+                SELECT 1 FROM installation_tombstones WHERE project_id = ? AND fid = ?
+            )
+            ON CONFLICT (project_id, fid) DO NOTHING
+            """,
             [
                 .text(record.projectID), .text(record.fid), .text(record.appID), .blob(record.refreshTokenHash),
                 .text(record.sdkVersion), .integer(record.createdMilliseconds), .integer(record.lastSeenMilliseconds),
+                .text(record.projectID), .text(record.fid),
             ]
-        )
+        ) == 1
     }
 
     /// Gives an existing installation a new refresh token (its owner registered it again).
