@@ -154,4 +154,18 @@ import Testing
         for byte in SecureRandom.bytes(count: 65_536) { seen.insert(byte) }
         #expect(seen.count == 256)
     }
+
+    /// Small requests come out of a 4 KiB block drawn at once: across many blocks and from several
+    /// threads at a time no two 16-byte values repeat (a byte handed out twice would make them), and
+    /// the bytes are not all zero (the block is wiped as it is used, so a read of used bytes would be).
+    @Test func smallRequestsFromManyThreadsNeverRepeat() async {
+        let values = await withTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<4 {
+                group.addTask { (0..<5_000).map { index in SecureRandom.bytes(count: index % 7 == 0 ? 33 : 16) } }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(Set(values.map { $0.prefix(16) }).count == values.count)
+        #expect(values.allSatisfy { $0.contains { $0 != 0 } })
+    }
 }
