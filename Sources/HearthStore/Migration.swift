@@ -25,8 +25,12 @@ public struct Migration: Sendable {
 }
 
 extension Migration {
-    /// Brings the schema behind `connection` up to date. Safe when several processes start
-    /// at once: each step runs in a transaction that first re-checks the recorded version.
+    /// Brings the schema behind `connection` up to date: applies, in version order, every step
+    /// not yet recorded, so a new step in one area's range (say 101) reaches a database whose
+    /// other areas are already further on (at 400). Safe when several processes start at once:
+    /// each step runs in a transaction that first re-checks whether it is recorded.
+    /// - Throws: `.incompatibleSchema` when the database records a step this hearth does not
+    ///   know (a newer hearth migrated it).
     static func apply(_ migrations: [Migration], on connection: any SQLConnection) throws(StoreError) {
         try connection.executeScript(
             """
@@ -37,21 +41,19 @@ extension Migration {
             )
             """
         )
-        let known = migrations.map(\.version).max() ?? 0
+        let known = Set(migrations.map(\.version))
         let begin = connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             try connection.execute(begin, [])
             do throws(StoreError) {
-                let current =
-                    try connection.queryFirst("SELECT MAX(version) FROM schema_migrations", [])?
-                    .optionalInt64(0) ?? 0
-                if current > known {
+                let recorded = try connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) }
+                if let unknown = recorded.filter({ !known.contains($0) }).max() {
                     throw StoreError(
                         .incompatibleSchema,
-                        "the database schema is at version \(current); this hearth knows up to \(known)"
+                        "the database schema has step \(unknown), which this hearth does not know"
                     )
                 }
-                if current < migration.version {
+                if !recorded.contains(migration.version) {
                     try connection.executeScript(migration.statements(for: connection.dialect))
                     try connection.execute(
                         "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",

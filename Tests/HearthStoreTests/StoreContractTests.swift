@@ -226,6 +226,23 @@ import Testing
         }
         #expect(versions == Self.migrations.map { Int64($0.version) })
     }
+
+    /// Areas number their steps in their own ranges, so a new step can sort below steps a
+    /// database already has: it must still be applied (once), not skipped.
+    @Test(arguments: StoreKind.allCases)
+    func aStepAddedBelowTheDatabasesNewestIsApplied(kind: StoreKind) throws {
+        let later = Migration(version: 1002, name: "later area", sql: "CREATE TABLE later_area (id BIGINT)")
+        let added = Migration(version: 1001, name: "added step", sql: "CREATE TABLE added_step (id BIGINT)")
+        let fixture = try StoreFixture(kind, migrations: Self.migrations + [later])
+        try fixture.reopen(migrations: Self.migrations + [added, later])
+        try fixture.reopen(migrations: Self.migrations + [added, later])
+        let versions = try fixture.store.read {
+            try $0.connection.query("SELECT version FROM schema_migrations WHERE version > 1000 ORDER BY version", [])
+                .map { $0.int64(0) }
+        }
+        #expect(versions == [1001, 1002])
+        try fixture.store.write { try $0.connection.execute("INSERT INTO added_step (id) VALUES (1)", []) }
+    }
 }
 
 @Suite struct StoreAsyncWriteContractTests {
