@@ -59,32 +59,6 @@ extension Schema {
                     ON installation_deliveries (next_attempt_ms) WHERE state = 'pending';
                 CREATE INDEX installation_deliveries_by_fid ON installation_deliveries (project_id, fid);
                 """
-        ),
-        Migration(
-            version: 101,
-            name: "installations stored by their key",
-            // Every token call looks an installation up by (project, FID) and every create
-            // inserts one at a random place in that key: stored in the key's own B-tree, a
-            // lookup is one descent instead of the key index's and then the table's, and a
-            // create writes one tree fewer.
-            sql: """
-                CREATE TABLE installations_by_key (
-                    project_id TEXT NOT NULL REFERENCES projects(project_id) ON DELETE CASCADE,
-                    fid TEXT NOT NULL,
-                    app_id TEXT NOT NULL,
-                    refresh_token_hash BYTES NOT NULL,
-                    sdk_version TEXT NOT NULL,
-                    created_ms BIGINT NOT NULL,
-                    last_seen_ms BIGINT NOT NULL,
-                    PRIMARY KEY (project_id, fid)
-                ) KEYED;
-                INSERT INTO installations_by_key
-                    SELECT project_id, fid, app_id, refresh_token_hash, sdk_version, created_ms, last_seen_ms
-                    FROM installations;
-                DROP TABLE installations;
-                ALTER TABLE installations_by_key RENAME TO installations;
-                CREATE INDEX installations_by_last_seen ON installations (project_id, last_seen_ms);
-                """
-        ),
+        )
     ]
 }

@@ -58,41 +58,6 @@ import Testing
         #expect(rows == 6000)
     }
 
-    /// Step 101 moves the installations into a table stored by its key: installations made
-    /// before it survive, and the table is `WITHOUT ROWID` afterwards.
-    @Test func installationsSurviveTheMoveToAKeyedTable() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-101-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("test.db").path
-        let before = try SQLiteStore(
-            SQLiteStore.Configuration(path: path),
-            migrations: Schema.migrations.filter { $0.version != 101 }
-        )
-        try before.write { transaction in
-            try transaction.connection.execute(
-                "INSERT INTO projects (project_id, project_number, document, revision, updated_at) VALUES ('p', '1', '{}', 1, 0)",
-                []
-            )
-            try transaction.connection.execute(
-                "INSERT INTO installations VALUES ('p', 'cAAAAAAAAAAAAAAAAAAAAA', 'app', x'0102', 'w:1', 5, 6)",
-                []
-            )
-        }
-        before.close()
-
-        let after = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: Schema.migrations)
-        defer { after.close() }
-        let record = try after.read { try $0.installation(projectID: "p", fid: "cAAAAAAAAAAAAAAAAAAAAA") }
-        #expect(record?.appID == "app")
-        #expect(record?.refreshTokenHash == [1, 2])
-        #expect(record?.lastSeenMilliseconds == 6)
-        let definition = try after.read {
-            try $0.connection.queryFirst("SELECT sql FROM sqlite_master WHERE name = 'installations'", [])?.string(0)
-        }
-        #expect(definition?.contains("WITHOUT ROWID") == true)
-    }
-
     @Test func aReadSeesWhatAnotherProcessCommittedRightBeforeIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-two-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
