@@ -7,19 +7,27 @@ extension WriteTransaction {
         expiresAt: Int64,
         by amount: Int64 = 1
     ) throws(StoreError) -> Int64 {
-        let row = try connection.queryFirst(
+        try connection.execute(
             """
             INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + excluded.hits
-            RETURNING hits
             """,
             [.text(bucket), .integer(windowStart), .integer(amount), .integer(expiresAt)]
+        )
+        // Read back rather than `RETURNING` (see `countHits`).
+        let row = try connection.queryFirst(
+            "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
+            [.text(bucket), .integer(windowStart)]
         )
         return row?.int64(0) ?? amount
     }
 
     /// Counts one hit in each of several buckets with one statement and answers each window's
-    /// total, in the order given (a request checked against two limits pays one round).
+    /// total, in the order given (a request checked against two limits pays one write).
+    ///
+    /// The totals are read back with one lookup per bucket rather than `RETURNING`: SQLite
+    /// gathers `RETURNING` rows in a temporary table first, which cost more than the upsert
+    /// itself (measured: ~12 µs of ~21 µs for two buckets, ~6 µs for the two lookups).
     public func countHits(
         _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)]
     ) throws(StoreError) -> [Int64] {
@@ -30,17 +38,23 @@ extension WriteTransaction {
         for hit in hits {
             parameters += [.text(hit.bucket), .integer(hit.windowStart), .integer(hit.expiresAt)]
         }
-        let rows = try connection.query(
+        try connection.execute(
             """
             INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES \(values)
             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + excluded.hits
-            RETURNING bucket, window_start, hits
             """,
             parameters
         )
-        return hits.map { hit in
-            rows.first { $0.string(0) == hit.bucket && $0.int64(1) == hit.windowStart }?.int64(2) ?? 1
+        var totals: [Int64] = []
+        totals.reserveCapacity(hits.count)
+        for hit in hits {
+            let row = try connection.queryFirst(
+                "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
+                [.text(hit.bucket), .integer(hit.windowStart)]
+            )
+            totals.append(row?.int64(0) ?? 1)
         }
+        return totals
     }
 
     /// Forgets the counts of `bucket` (a successful sign-in clears its failures).
