@@ -15,7 +15,7 @@ import Synchronization
 /// rest for the signers after it. In a loop the multiplication's tables and code stay hot; interleaved with
 /// request handling a whole signature measured ~36 µs in the server against ~21 µs per nonce in a batch.
 ///
-/// Between requests the pool is topped up by `IdleNonceMaker`, a thread that runs only on CPU time
+/// Between requests the pool is topped up (to what recent demand needs) by `IdleNonceMaker`, a thread that runs only on CPU time
 /// nothing else wants, so under load that leaves cores idle (durable writes waiting for the disk)
 /// signing costs the request about a microsecond; a saturated server makes its own batches as above.
 ///
@@ -40,15 +40,20 @@ final class ECDSANoncePool: @unchecked Sendable {
     /// Nonces made per refill: large enough to amortise the cold start of a batch, small enough that the
     /// signer who pays for it waits well under a millisecond.
     static let batchSize = 32
-    /// Below this many the idle maker is asked to top the pool up to `maximumStock` (at 20,000
-    /// signatures a second a full pool lasts ~50 ms; 1,024 nonces take ~130 KB).
-    private static let lowWater = 256
+    /// The most a pool keeps: at 20,000 signatures a second it lasts ~50 ms; 1,024 nonces take
+    /// ~130 KB. A pool is topped up to about twice what was signed since its last top-up (at least
+    /// a batch), so memory follows demand: the key of a project that signs now and then holds a few
+    /// dozen nonces, not a thousand.
     private static let maximumStock = 1_024
 
     private let key: OpaquePointer  // EC_KEY
     private let stock = Mutex<[Nonce]>([])
     /// Whether the pool is queued for (or being topped up by) the idle maker.
     private let refillRequested = Atomic<Bool>(false)
+    /// Signatures since the last top-up, and the level that top-up aimed for; the maker is asked
+    /// again when the stock falls below a quarter of it.
+    private let signedSinceTopUp = Atomic<Int>(0)
+    private let target = Atomic<Int>(ECDSANoncePool.batchSize)
 
     /// A pool for `key`, a validated P-256 private key; `nil` if OpenSSL cannot give its legacy form (the
     /// caller then signs without precomputation).
@@ -94,7 +99,11 @@ final class ECDSANoncePool: @unchecked Sendable {
     /// One unused nonce, refilling the stock with a batch first when it is empty.
     private func take() -> Nonce? {
         let (taken, left) = stock.withLock { ($0.popLast(), $0.count) }
-        if left < Self.lowWater, !refillRequested.exchange(true, ordering: .acquiringAndReleasing) {
+        signedSinceTopUp.add(1, ordering: .relaxed)
+        // (An empty stock gets a batch from this signer below; the maker is asked as it runs low again.)
+        if taken != nil, left < target.load(ordering: .relaxed) / 4,
+            !refillRequested.exchange(true, ordering: .acquiringAndReleasing)
+        {
             IdleNonceMaker.shared?.enqueue(self)
         }
         if let taken { return taken }
@@ -114,9 +123,12 @@ final class ECDSANoncePool: @unchecked Sendable {
         for nonce in surplus { nonce.destroy() }
     }
 
-    /// Tops the stock up to `maximumStock`, a batch at a time, on the idle maker's thread.
+    /// Tops the stock up to twice the signatures since the last top-up (between a batch and
+    /// `maximumStock`), a batch at a time, on the idle maker's thread.
     fileprivate func topUp(by maker: IdleNonceMaker) {
-        while stockCount < Self.maximumStock {
+        let level = min(Self.maximumStock, max(Self.batchSize, 2 * signedSinceTopUp.exchange(0, ordering: .relaxed)))
+        target.store(level, ordering: .relaxed)
+        while stockCount < level {
             guard let batch = maker.unlessExiting({ makeBatch() }), !batch.isEmpty else { break }
             store(batch)
         }
