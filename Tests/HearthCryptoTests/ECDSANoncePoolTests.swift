@@ -28,18 +28,20 @@ import Testing
         #expect(pool.stockCount == ECDSANoncePool.batchSize - 1)
     }
 
-    /// Under steady signing the idle maker (the test leaves a core idle) tops the pool up with what
-    /// the demand needs, beyond the one batch a signer makes for itself. Every signature verifies.
-    @Test func theIdleMakerTopsABusyPoolUp() throws {
+    /// Signing on until the stock falls below a quarter of its target (8 of a first batch's 32) asks
+    /// the idle maker, which tops the pool up to about twice the signatures so far. The maker runs only
+    /// on idle CPU, which a loaded test run may leave little of (`SCHED_IDLE` still gets a small share),
+    /// hence the generous wait.
+    @Test func theIdleMakerTopsUpAPoolThatRunsLow() throws {
         let key = ES256.PrivateKey.generate()
         let pool = try #require(ECDSANoncePool(key: key.key))
-        var largest = 0
-        var verified = 0
-        for _ in 0..<3_000 {
-            if Self.sign(pool, key) { verified += 1 }
-            largest = max(largest, pool.stockCount)
+        for _ in 0..<28 { #expect(Self.sign(pool, key)) }
+        var waited = 0
+        while pool.stockCount <= ECDSANoncePool.batchSize, waited < 30_000 {
+            usleep(20_000)
+            waited += 20
         }
-        #expect(verified == 3_000)
-        #expect(largest > 2 * ECDSANoncePool.batchSize)
+        #expect(pool.stockCount > ECDSANoncePool.batchSize)
+        #expect(pool.stockCount <= 4 * ECDSANoncePool.batchSize)
     }
 }
