@@ -198,7 +198,7 @@ private final class IdleNonceMaker: Sendable {
             _ = sched_setscheduler(0, Self.idlePolicy, &parameters)
         #endif
         while true {
-            let pool = queue.wait(until: { !$0.isEmpty }) { $0.removeFirst() }
+            let pool = queue.wait(until: { !$0.isEmpty }, then: { $0.removeFirst() })
             pool.topUp(by: self)
         }
     }
