@@ -1,6 +1,10 @@
 import HearthCrypto
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct Base64Tests {
     /// RFC 4648 §10.
     static let vectors: [(String, String)] = [
@@ -153,6 +157,30 @@ import Testing
         var seen = Set<UInt8>()
         for byte in SecureRandom.bytes(count: 65_536) { seen.insert(byte) }
         #expect(seen.count == 256)
+    }
+
+    /// A forked child inherits the parent's block of random bytes; it must discard it, or parent
+    /// and child would hand out the same bytes. The child draws 16 bytes and sends them back.
+    @Test func aForkedChildDoesNotRepeatItsParentsBytes() throws {
+        _ = SecureRandom.bytes(count: 16)  // the block is drawn and partly used
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let child = fork()
+        if child == 0 {
+            let bytes = SecureRandom.bytes(count: 16)
+            _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, 16) }
+            _exit(0)
+        }
+        try #require(child > 0)
+        close(fds[1])
+        defer { close(fds[0]) }
+        let parents = SecureRandom.bytes(count: 16)
+        var childs = [UInt8](repeating: 0, count: 16)
+        let count = childs.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, 16) }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        #expect(count == 16)
+        #expect(childs != parents)
     }
 
     /// Small requests come out of a 4 KiB block drawn at once: across many blocks and from several

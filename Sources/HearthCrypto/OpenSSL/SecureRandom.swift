@@ -10,7 +10,7 @@ import Synchronization
 /// Small requests are served from a 4 KiB block drawn from the DRBG at once: each `RAND_bytes` call costs
 /// about 3-4 µs whatever its size (a lock, a fork check, the generator's bookkeeping), which was a tenth of
 /// an installation create's request handling. Every byte is handed out once and the block is wiped as it is
-/// used; a forked child starts with an empty block (`pthread_atfork`), so parent and child never share bytes.
+/// used; a forked child discards the block it inherited (`pthread_atfork`), so parent and child never share bytes.
 public enum SecureRandom {
     /// Returns `count` random bytes.
     ///
@@ -49,10 +49,14 @@ public enum SecureRandom {
 
     private static let block: Mutex<Block> = {
         #if canImport(Glibc)
-            pthread_atfork(nil, nil) { SecureRandom.block.withLock { $0.discard() } }
+            // Only an atomic in the child: a lock another thread held at the fork stays held there.
+            pthread_atfork(nil, nil) { SecureRandom.forks.add(1, ordering: .relaxed) }
         #endif
         return Mutex(Block())
     }()
+
+    /// Forked children so far in this process's line; a block drawn before a fork is discarded.
+    private static let forks = Atomic<Int>(0)
 
     /// Drawn bytes not yet handed out: `storage[used...]`. Handed-out bytes are zeroed.
     private struct Block: ~Copyable {
@@ -60,10 +64,17 @@ public enum SecureRandom {
         static let largestServed = 256
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         var used = size  // empty until the first request
+        /// `forks` when the block was drawn.
+        var drawnAfterFork = 0
 
         mutating func take(into address: UInt, count: Int) {
             guard count > 0, let base = UnsafeMutableRawPointer(bitPattern: address) else { return }
             let buffer = UnsafeMutableRawBufferPointer(start: base, count: count)
+            let forks = SecureRandom.forks.load(ordering: .relaxed)
+            if forks != drawnAfterFork {
+                discard()  // drawn by the parent, which may hand out the same bytes
+                drawnAfterFork = forks
+            }
             if Self.size - used < buffer.count {
                 SecureRandom.draw(into: storage)
                 used = 0
