@@ -104,6 +104,9 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     now_ms = int(time.time() * 1000)
     generate_url = hearth.url + "/v1/projects/demo-project/installations/x/authTokens:generate"
 
+    def signing_round():
+        return {"rate": openssl_speed("ecdsap256", max(3, args.seconds))["sign"], "p99_ms": None, "non2xx": 0}
+
     small = bulk_insert(database, 0, TARGETS, now_ms)
     check_api(hearth, small)
     os.environ["HEARTH_BENCH_TOKENS"] = write_targets(workdir, small, "tokens-10k.txt")
@@ -112,7 +115,7 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     # generation alternate and the median round's ratio is reported.
     small_rate, signing, ratios = alternate(
         args.rounds,
-        lambda: {"rate": openssl_speed("ecdsap256", max(3, args.seconds))["sign"], "p99_ms": None, "non2xx": 0},
+        signing_round,
         lambda: wrk(generate_url, args.seconds, args.connections, script=token_script),
     )
     sign = signing["rate"]
@@ -132,7 +135,7 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
         # 10k row's, so a drift of the machine between the two rows cancels out.
         large_rate, large_signing, large_ratios = alternate(
             args.rounds,
-            lambda: {"rate": openssl_speed("ecdsap256", max(3, args.seconds))["sign"], "p99_ms": None, "non2xx": 0},
+            signing_round,
             lambda: wrk(generate_url, args.seconds, args.connections, script=token_script),
         )
         small_ratio = small_rate["rate"] / sign

@@ -15,9 +15,10 @@ import Synchronization
 /// rest for the signers after it. In a loop the multiplication's tables and code stay hot; interleaved with
 /// request handling a whole signature measured ~36 µs in the server against ~21 µs per nonce in a batch.
 ///
-/// Between requests the pool is topped up (to what recent demand needs) by `IdleNonceMaker`, a thread that runs only on CPU time
-/// nothing else wants, so under load that leaves cores idle (durable writes waiting for the disk)
-/// signing costs the request about a microsecond; a saturated server makes its own batches as above.
+/// Between requests the pool is topped up, to what recent demand needs, by `IdleNonceMaker`, a
+/// thread that runs only on CPU time nothing else wants; so under a load that leaves cores idle
+/// (durable writes waiting for the disk) signing costs the request about a microsecond, and a
+/// saturated server makes its own batches as above.
 ///
 /// A nonce used twice gives away the private key, so each one leaves the pool under the lock, is used for
 /// exactly one signature and is then cleared and freed. Nonces never leave this process's memory, where the
@@ -70,7 +71,7 @@ final class ECDSANoncePool: @unchecked Sendable {
         EC_KEY_free(key)
     }
 
-    /// Nonces currently made and unused (for tests).
+    /// Nonces currently made and unused.
     var stockCount: Int {
         stock.withLock { $0.count }
     }

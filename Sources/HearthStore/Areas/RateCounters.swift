@@ -7,36 +7,25 @@ extension WriteTransaction {
         expiresAt: Int64,
         by amount: Int64 = 1
     ) throws(StoreError) -> Int64 {
-        try connection.execute(
-            """
-            INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + excluded.hits
-            """,
-            [.text(bucket), .integer(windowStart), .integer(amount), .integer(expiresAt)]
-        )
-        // Read back rather than `RETURNING` (see `countHits`).
-        let row = try connection.queryFirst(
-            "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
-            [.text(bucket), .integer(windowStart)]
-        )
-        return row?.int64(0) ?? amount
+        try countHits([(bucket, windowStart, expiresAt)], by: amount)[0]
     }
 
-    /// Counts one hit in each of several buckets with one statement and answers each window's
-    /// total, in the order given (a request checked against two limits pays one write).
+    /// Counts `amount` hits in each of several buckets with one statement and answers each
+    /// window's total, in the order given (a request checked against two limits pays one write).
     ///
     /// The totals are read back with one lookup per bucket rather than `RETURNING`: SQLite
     /// gathers `RETURNING` rows in a temporary table first, which cost more than the upsert
     /// itself (measured: ~12 µs of ~21 µs for two buckets, ~6 µs for the two lookups).
     public func countHits(
-        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)]
+        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)],
+        by amount: Int64 = 1
     ) throws(StoreError) -> [Int64] {
         guard !hits.isEmpty else { return [] }
-        let values = Array(repeating: "(?, ?, 1, ?)", count: hits.count).joined(separator: ", ")
+        let values = Array(repeating: "(?, ?, ?, ?)", count: hits.count).joined(separator: ", ")
         var parameters: [SQLValue] = []
-        parameters.reserveCapacity(hits.count * 3)
+        parameters.reserveCapacity(hits.count * 4)
         for hit in hits {
-            parameters += [.text(hit.bucket), .integer(hit.windowStart), .integer(hit.expiresAt)]
+            parameters += [.text(hit.bucket), .integer(hit.windowStart), .integer(amount), .integer(hit.expiresAt)]
         }
         try connection.execute(
             """
@@ -52,7 +41,7 @@ extension WriteTransaction {
                 "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
                 [.text(hit.bucket), .integer(hit.windowStart)]
             )
-            totals.append(row?.int64(0) ?? 1)
+            totals.append(row?.int64(0) ?? amount)
         }
         return totals
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -6,18 +8,28 @@
 /// `fdatasync` on any descriptor of a file flushes every write made to it. The log file keeps
 /// its identity while the database is open (a checkpoint rewinds it, never replaces it).
 final class WriteAheadLogFile: Sendable {
-    private let file: ReadOnlyFile
+    private let path: String
+    /// Opened read-only on the first sync, kept until release; -1 until then.
+    private let descriptor = Mutex<Int32>(-1)
 
     init(path: String) {
-        file = ReadOnlyFile(path: path)
+        self.path = path
+    }
+
+    deinit {
+        let fd = descriptor.withLock { $0 }
+        if fd >= 0 { close(fd) }
     }
 
     /// Flushes the log to the disk.
     func sync() throws(StoreError) {
-        let fd = file.descriptor()
-        if fd < 0 { throw StoreError(.io, "cannot open \(file.path): \(String(cString: strerror(errno)))") }
+        let fd = descriptor.withLock { fd in
+            if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
+            return fd
+        }
+        if fd < 0 { throw StoreError(.io, "cannot open \(path): \(String(cString: strerror(errno)))") }
         var status: Int32
         repeat { status = fdatasync(fd) } while status != 0 && errno == EINTR
-        if status != 0 { throw StoreError(.io, "fdatasync \(file.path): \(String(cString: strerror(errno)))") }
+        if status != 0 { throw StoreError(.io, "fdatasync \(path): \(String(cString: strerror(errno)))") }
     }
 }

@@ -21,14 +21,14 @@ final class WriteAheadLogIndex: Sendable {
     typealias Header = SIMD8<UInt64>
     private static let headerByteCount = 48
 
-    private let file: ReadOnlyFile
+    private let path: String
     /// Address of the mapped first page; 0 until mapped.
     private let mapped = Atomic<UInt>(0)
     private let mapping = Mutex<Void>(())
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init(databasePath: String) {
-        file = ReadOnlyFile(path: databasePath + "-shm")
+        path = databasePath + "-shm"
     }
 
     deinit {
@@ -58,8 +58,10 @@ final class WriteAheadLogIndex: Sendable {
         mapping.withLock { _ in
             let existing = mapped.load(ordering: .acquiring)
             if existing != 0 { return existing }
-            let fd = file.descriptor()
+            // The map keeps the file; the descriptor is not needed after it.
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return 0 }
+            defer { close(fd) }
             var status = stat()
             guard fstat(fd, &status) == 0, status.st_size >= Self.headerByteCount else { return 0 }
             guard let pointer = mmap(nil, Self.pageSize, PROT_READ, MAP_SHARED, fd, 0), pointer != MAP_FAILED else {
