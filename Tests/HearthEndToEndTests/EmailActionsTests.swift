@@ -87,6 +87,30 @@ import Testing
         #expect(signIn.status == 200)
     }
 
+    @Test func aPasswordChangeVoidsTheResetLinksAlreadyMailed() throws {
+        let server = try EmailActions.server()
+        let client = server.client()
+        let user = try client.signUp("changed@example.com", "old-password")
+        try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "changed@example.com"])
+        let before = try #require(try client.pendingCode("PASSWORD_RESET", for: "changed@example.com")).oobCode
+        let changed = try client.call("accounts:update", ["idToken": user.idToken, "password": "changed-password"])
+        #expect(changed.status == 200, "\(changed.text)")
+
+        let stale = try client.call("accounts:resetPassword", ["oobCode": before, "newPassword": "stale-password"])
+        #expect(stale.errorMessage?.hasPrefix("INVALID_OOB_CODE") == true)
+        #expect(
+            try client.call("accounts:resetPassword", ["oobCode": before]).errorMessage?.hasPrefix("INVALID_OOB_CODE")
+                == true
+        )
+        // A link asked for after the change works.
+        try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "changed@example.com"])
+        let after = try #require(
+            try client.pendingCodes().last { $0.requestType == "PASSWORD_RESET" && $0.oobCode != before }
+        ).oobCode
+        let reset = try client.call("accounts:resetPassword", ["oobCode": after, "newPassword": "fresh-password"])
+        #expect(reset.status == 200, "\(reset.text)")
+    }
+
     @Test func anExpiredCodeIsExpiredAndAnUnknownOneInvalid() throws {
         let server = try EmailActions.server()
         let client = server.client()

@@ -17,8 +17,9 @@ extension EmailActionService {
     }
 
     /// Uses a password-reset code: sets the new password (which ends every session of the
-    /// account), marks the address verified (the mailbox was proven), and voids the other
-    /// reset codes still in the user's mailbox.
+    /// account) and marks the address verified (the mailbox was proven). The other reset
+    /// codes still in the user's mailbox are void from then on: they were made before the
+    /// password changed (see `usableCode`).
     public func resetPassword(project: Project, code: String, newPassword: String) throws -> ActionCodeInfo {
         let now = clock.nowMilliseconds()
         // Fail fast on a bad code before spending a password hash on it.
@@ -39,12 +40,6 @@ extension EmailActionService {
                 projectID: project.id,
                 in: transaction,
                 nowMilliseconds: now
-            )
-            try transaction.consumeActionCodes(
-                projectID: project.id,
-                localID: localID,
-                operation: ActionCodeOperation.passwordReset.rawValue,
-                at: now
             )
             return usable.info
         }
@@ -128,7 +123,9 @@ extension EmailActionService {
     }
 
     /// The code's record if it may be used now: it exists in this project, is unused and
-    /// unexpired, and the account it was made for still has the address it was sent for.
+    /// unexpired, the account it was made for still has the address it was sent for, and a
+    /// password-reset code was made after the password last changed (a reset, or any other
+    /// change of the password, voids the reset links already mailed).
     private func usableCode(_ code: String, project: Project, in transaction: some StoreReading, now: Int64) throws
         -> UsableCode
     {
@@ -147,6 +144,9 @@ extension EmailActionService {
             // was changed to. Every other code is bound to the address it was sent for.
             let expected = operation == .recoverEmail ? record.newEmail : record.email
             guard account.email == expected else { throw AuthError.invalidOOBCode }
+            if operation == .passwordReset, let changed = account.passwordUpdatedAt, record.createdAt < changed {
+                throw AuthError.invalidOOBCode
+            }
             if account.disabled { throw AuthError.userDisabled }
         }
         let info = ActionCodeInfo(

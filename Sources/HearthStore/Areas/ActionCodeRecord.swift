@@ -77,24 +77,6 @@ extension WriteTransaction {
         ) == 1
     }
 
-    /// Voids every unused code of `operation` for the account (after a password reset, the
-    /// other reset links in the user's mailbox stop working).
-    @discardableResult
-    public func consumeActionCodes(
-        projectID: String,
-        localID: String,
-        operation: String,
-        at now: Int64
-    ) throws(StoreError) -> Int {
-        try connection.execute(
-            """
-            UPDATE action_codes SET consumed_at = ?
-            WHERE project_id = ? AND local_id = ? AND operation = ? AND consumed_at IS NULL
-            """,
-            [.integer(now), .text(projectID), .text(localID), .text(operation)]
-        )
-    }
-
     /// Deletes codes that expired before `before`, at most `limit` of them.
     @discardableResult
     public func deleteExpiredActionCodes(before: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
