@@ -102,6 +102,7 @@ import Testing
             try client.call("accounts:resetPassword", ["oobCode": before]).errorMessage?.hasPrefix("INVALID_OOB_CODE")
                 == true
         )
+        #expect(try client.pendingCodes().allSatisfy { $0.oobCode != before })
         // A link asked for after the change works.
         try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "changed@example.com"])
         let after = try #require(

@@ -117,6 +117,11 @@ extension EmailActionService {
 
     // MARK: - Checking codes
 
+    /// Whether `code` could be used now (the development tools list only such codes).
+    public func isUsable(_ code: String, project: Project, in transaction: some StoreReading) -> Bool {
+        (try? usableCode(code, project: project, in: transaction, now: clock.nowMilliseconds())) != nil
+    }
+
     private struct UsableCode {
         var record: ActionCodeRecord
         var info: ActionCodeInfo

@@ -126,13 +126,12 @@ extension HearthApplication {
             guard project.id == developmentProjectID else {
                 throw GoogleAPIError.notFound("oobCodes are listed for the development seed project only.")
             }
-            // Pending codes only: those not used yet and not expired, as the emulator lists them.
-            let now = clock.nowMilliseconds()
+            // Pending codes only: those that would work now (not used, expired or void), as
+            // the emulator lists them.
             let pending = try store.read { transaction in
                 try transaction.outboxActionMessages(projectID: project.id).compactMap { message -> JSONValue? in
                     guard let action = message.action, let code = action.oobCode,
-                        let record = try transaction.actionCode(hash: ActionCode.storageKey(code)),
-                        record.consumedAt == nil, record.expiresAt > now
+                        emailActions.isUsable(code, project: project, in: transaction)
                     else { return nil }
                     return action.emulatorJSON
                 }
