@@ -24,7 +24,7 @@ import Testing
 
     private func start(threads: Int, delayMilliseconds: Int) throws -> HTTPServer {
         let server = HTTPServer(
-            configuration: HTTPServer.Configuration(port: 0, threadCount: threads, log: LogCapture().log),
+            configuration: HTTPServer.Configuration(port: 0, threadCount: threads, log: LogCapture.discarding),
             responder: Self.router(delayMilliseconds: delayMilliseconds)
         )
         try server.start()
@@ -95,7 +95,7 @@ import Testing
         var router = Router()
         router.get("/healthz") { _ in .json(["from": "router"]) }
         router.get("/healthz/deep") { _ in .json(["from": "deep"]) }
-        var configuration = HTTPServer.Configuration(port: 0, threadCount: 1, log: LogCapture().log)
+        var configuration = HTTPServer.Configuration(port: 0, threadCount: 1, log: LogCapture.discarding)
         configuration.staticResponses = ["/healthz": .json(["from": "static"])]
         let server = HTTPServer(configuration: configuration, responder: router)
         try server.start()

@@ -50,7 +50,7 @@ import Testing
             threadCount: 2,
             maxBodyBytes: Self.bodyLimit,
             accessLog: accessLog,
-            log: LogCapture().log
+            log: LogCapture.discarding
         )
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: Self.router())
@@ -382,7 +382,7 @@ import Testing
 
     @Test func canBeginShutdownFromAHandler() throws {
         let serverBox = Outcome<HTTPServer>()
-        let server = HTTPServer(configuration: .init(accessLog: nil, log: LogCapture().log)) { _ in
+        let server = HTTPServer(configuration: .init(accessLog: nil, log: LogCapture.discarding)) { _ in
             serverBox.value?.beginShutdown()
             return .text("bye")
         }
@@ -411,21 +411,25 @@ import Testing
     @Test func reportsAPortInUseClearly() throws {
         let first = try startServer()
         let port = first.boundPort!
-        let second = HTTPServer(configuration: .init(port: port, accessLog: nil, log: LogCapture().log)) { _ in .empty()
+        let second = HTTPServer(configuration: .init(port: port, accessLog: nil, log: LogCapture.discarding)) { _ in
+            .empty()
         }
         #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: port)) { try second.start() }
         #expect(second.boundPort == nil)
     }
 
     @Test func rejectsAnAddressThatIsNotAnIP() {
-        let server = HTTPServer(configuration: .init(host: "not an address", accessLog: nil, log: LogCapture().log)) {
+        let server = HTTPServer(
+            configuration: .init(host: "not an address", accessLog: nil, log: LogCapture.discarding)
+        ) {
             _ in .empty()
         }
         #expect(throws: HTTPServerError.invalidAddress("not an address")) { try server.start() }
     }
 
     @Test func listensOnIPv6Loopback() throws {
-        let server = HTTPServer(configuration: .init(host: "::1", accessLog: nil, log: LogCapture().log)) { request in
+        let server = HTTPServer(configuration: .init(host: "::1", accessLog: nil, log: LogCapture.discarding)) {
+            request in
             .text(request.remoteAddress)
         }
         try server.start()

@@ -17,10 +17,23 @@ final class LogCapture: Sendable {
         writer = LogWriter(fileDescriptor: writeEnd, flushInterval: .seconds(3600))
     }
 
+    /// Closes the read end only. The writer (held by every `Log` made from `log`, so by any
+    /// server given it) may outlive the capture: had the write end been closed, the kernel
+    /// would hand its number to the next socket opened, and the writer's late lines (a
+    /// server's "listening" or access-log line) would land in some other test's connection.
+    /// Without a reader those lines fail with `EPIPE` and are dropped; the write end's
+    /// descriptor stays open for the rest of the test process.
     deinit {
         close(readEnd)
-        close(writeEnd)
     }
+
+    /// A log for servers whose lines no test reads: writes to `/dev/null`, whose descriptor is
+    /// never closed.
+    static let discarding: Log = {
+        let descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        precondition(descriptor >= 0)
+        return Log(writer: LogWriter(fileDescriptor: descriptor, flushInterval: .seconds(3600)))
+    }()
 
     var log: Log { Log(writer: writer) }
 
