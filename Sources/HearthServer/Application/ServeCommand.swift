@@ -90,8 +90,9 @@ enum ServeCommand {
         )
 
         let signal = signals.wait()
-        log.info("shutting down", ["signal": .string(signal == SIGINT ? "SIGINT" : "SIGTERM")])
+        // Logged once new connections are refused, so the line means what it says.
         server.beginShutdown()
+        log.info("shutting down", ["signal": .string(signal == SIGINT ? "SIGINT" : "SIGTERM")])
         if !server.waitForInFlight(timeout: .seconds(15)) {
             log.warning("in-flight requests still running after 15 s; stopping anyway")
         }
