@@ -66,6 +66,10 @@ public final class SMTPSink: @unchecked Sendable {
     public func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()
+        // A sink that ignores SIGTERM must not hang the suite.
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         self.process = nil
     }

@@ -119,6 +119,12 @@ def main():
         server_kwargs["auth_required"] = True
         server_kwargs["auth_require_tls"] = context is not None and not arguments.implicit_tls
 
+    # SIGTERM/SIGINT stay blocked (in every thread, so the controller's inherit it) and are
+    # taken with sigwait: one that arrives at any point, even before the wait, is pending and
+    # stops the sink. (A Python handler that sets an Event can deadlock if it runs while the
+    # main thread holds that Event's lock, and a test that stops the sink right after it
+    # starts would then wait forever.)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     controller = Controller(
         Sink(arguments.out, arguments.delay, arguments.reject),
         hostname="127.0.0.1",
@@ -127,12 +133,7 @@ def main():
     )
     controller.start()
     print(json.dumps({"listening": controller.port}), flush=True)
-    stop = threading.Event()
-    # A child inherits its parent's blocked signals (a test runner's threads block them).
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    stop.wait()
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
     controller.stop()
 
 
