@@ -10,6 +10,7 @@ import argparse
 import json
 import signal
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -17,10 +18,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fail-first", type=int, default=0)
     args = parser.parse_args()
-    # The test runner may have blocked these signals; a child inherits the mask, and the
-    # test stops the receiver with SIGTERM.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # The test stops the receiver with SIGTERM, taken with sigwait on the main thread while the
+    # server runs on another (blocked everywhere first, so one sent at any moment is pending).
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     state = {"seen": 0}
 
     class Handler(BaseHTTPRequestHandler):
@@ -44,11 +44,9 @@ def main():
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     print(json.dumps({"listening": server.server_address[1]}), flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
 
 
 if __name__ == "__main__":
