@@ -29,10 +29,9 @@ import Testing
     }
 
     /// Signing on until the stock falls below a quarter of its target (8 of a first batch's 32) asks
-    /// the idle maker, which tops the pool up to about twice the signatures so far. The maker runs only
-    /// on idle CPU, which a loaded test run may leave little of (`SCHED_IDLE` still gets a small share),
-    /// hence the generous wait.
-    @Test func theIdleMakerTopsUpAPoolThatRunsLow() throws {
+    /// the maker, which tops the pool up to about twice the signatures so far. The maker is a batch
+    /// thread, which a loaded test run may leave waiting, hence the generous wait.
+    @Test func theMakerTopsUpAPoolThatRunsLow() throws {
         let key = ES256.PrivateKey.generate()
         let pool = try #require(ECDSANoncePool(key: key.key))
         for _ in 0..<28 { #expect(Self.sign(pool, key)) }
