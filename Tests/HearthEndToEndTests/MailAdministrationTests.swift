@@ -162,13 +162,7 @@ import Testing
         // At least one attempt has failed before the deadline passes (polled: load only delays it).
         #expect(
             try eventually {
-                let list = try client.request(
-                    "GET",
-                    "/hearth/v1/projects/demo-project/mail/messages",
-                    headers: Self.admin
-                )
-                let messages = list.json["messages"] as? [[String: Any]] ?? []
-                return (messages.first?["attempts"] as? Int ?? 0) >= 1
+                (try MailDeliveryTests.outboxMessages(client).first?["attempts"] as? Int ?? 0) >= 1
             }
         )
         #expect(try client.json("POST", "/emulator/v1/clock", ["advanceSeconds": 120]).status == 200)

@@ -128,12 +128,7 @@ import Testing
         // (Retries come every 200 ms or so; polled, so a loaded machine only makes it slower.)
         var messages: [[String: Any]] = []
         _ = try eventually {
-            let waiting = try client.request(
-                "GET",
-                "/hearth/v1/projects/demo-project/mail/messages",
-                headers: Self.admin
-            )
-            messages = waiting.json["messages"] as? [[String: Any]] ?? []
+            messages = try Self.outboxMessages(client)
             return messages.count == 8 && messages.allSatisfy { ($0["attempts"] as? Int ?? 0) >= 2 }
         }
         #expect(try client.request("GET", "/healthz").status == 200)
@@ -164,8 +159,7 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         var states: [String] = []
         while !states.contains("sending") && Date() < deadline {
-            let list = try client.request("GET", "/hearth/v1/projects/demo-project/mail/messages", headers: Self.admin)
-            states = (list.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+            states = try Self.outboxMessages(client).compactMap { $0["state"] as? String }
         }
         #expect(states.contains("sending"))
         // More messages queued behind the busy workers, then the kill.
@@ -184,6 +178,12 @@ import Testing
         #expect(Set(sent.compactMap { $0["messageId"] as? String }) == messageIDs)
     }
 
+    /// The seed project's outbox messages, as the admin API lists them (`query` filters).
+    static func outboxMessages(_ client: TestHTTPClient, query: String = "") throws -> [[String: Any]] {
+        let list = try client.request("GET", "/hearth/v1/projects/demo-project/mail/messages\(query)", headers: admin)
+        return list.json["messages"] as? [[String: Any]] ?? []
+    }
+
     /// Polls the admin API until `count` messages of the seed project are in `state`.
     static func waitForMessages(
         _ client: TestHTTPClient,
@@ -193,12 +193,7 @@ import Testing
     ) throws -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let list = try client.request(
-                "GET",
-                "/hearth/v1/projects/demo-project/mail/messages?state=\(state)&pageSize=500",
-                headers: admin
-            )
-            let messages = list.json["messages"] as? [[String: Any]] ?? []
+            let messages = try outboxMessages(client, query: "?state=\(state)&pageSize=500")
             if messages.count >= count || Date() > deadline { return messages }
             Thread.sleep(forTimeInterval: 0.1)
         }

@@ -160,10 +160,10 @@ final class ECDSANoncePool: @unchecked Sendable {
 /// its wake-ups never preempt a request's thread. It holds the pool's lock only to append a
 /// finished batch. Linux only; elsewhere pools make their batches on demand.
 ///
-/// It was `SCHED_IDLE` (run only on CPU time nothing else wants) until the benchmark showed that
-/// costing throughput: on a saturated server the maker then rarely ran, or stalled inside
-/// OpenSSL's global random-method lock while preempted, and the request threads made the nonces in
-/// smaller, colder runs. Paired runs of token generation: 6–10 % more tokens a second with
+/// Not `SCHED_IDLE` (run only on CPU time nothing else wants): on a saturated server such a maker
+/// rarely runs, the request threads make the nonces themselves, and under the profiler they spent
+/// ~7.5 % of all CPU in OpenSSL's global random-method lock, taken for every nonce (0.04 % with a
+/// batch-scheduled maker). Paired runs of token generation: 6–10 % more tokens a second with
 /// `SCHED_BATCH` (or `SCHED_OTHER`) than with `SCHED_IDLE`, the same as idle with `nice 19`.
 ///
 /// When the process exits, OpenSSL's exit handler frees its global state; a thread still inside
