@@ -27,24 +27,28 @@ final class RawConnection {
 
     /// Connects to 127.0.0.1:`port`; throws if the connection is refused.
     init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw RawClientError(description: "socket: \(errno)") }
+        // The socket becomes `descriptor` (which `deinit` closes) only once it is connected: a
+        // throw after every stored property is set would run `deinit` too, and a second close
+        // could hit a descriptor another thread (a server under test) has just been given.
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw RawClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
             let code = errno
-            close(descriptor)
+            close(socketDescriptor)
             throw RawClientError(description: code == ECONNREFUSED ? "connection refused" : "connect: \(code)")
         }
+        descriptor = socketDescriptor
     }
 
     deinit { close(descriptor) }
