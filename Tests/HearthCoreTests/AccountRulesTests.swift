@@ -10,6 +10,9 @@ import Testing
         #expect(EmailAddress.normalized("  Alice.Smith+tag@Example.COM ") == "alice.smith+tag@example.com")
         #expect(EmailAddress.normalized("a@b") == "a@b")
         #expect(EmailAddress.normalized("ÜBER@Bücher.example") == "über@bücher.example")
+        #expect(EmailAddress.normalized("\r\nx@y.z\t") == "x@y.z")
+        let longest = String(repeating: "l", count: 64) + "@" + String(repeating: "d", count: 63) + ".example"
+        #expect(EmailAddress.normalized(longest) == longest)
     }
 
     @Test func malformedEmailsAreRefused() {
@@ -17,7 +20,9 @@ import Testing
             "", "   ", "plain", "@example.com", "alice@", "a@@b.com", "a@b@c.com", "a b@example.com", "a@exa mple.com",
             "a@example..com", "a@.example.com", "a@example.com.", "a\u{0}@example.com", "a@exa\nmple.com",
             "<a>@example.com", String(repeating: "x", count: 65) + "@example.com",
-            "a@" + String(repeating: "x", count: 64) + ".com",
+            "a@" + String(repeating: "x", count: 64) + ".com", "a@b.", "a\u{A0}b@example.com", "a@b\u{3000}.com",
+            "\"a\"@example.com", "a@[127.0.0.1]", "a\u{7F}@example.com",
+            "a@" + String(repeating: "x.", count: 126) + "xx",
         ]
         for text in bad { #expect(EmailAddress.normalized(text) == nil, "\(text.debugDescription) was accepted") }
     }

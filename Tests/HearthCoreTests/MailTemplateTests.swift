@@ -110,10 +110,17 @@ import Testing
         #expect(bare.displayName == "Ex App")
         for bad in [
             "", "a", "@example.com", "a@", "a b@example.com", "a..b@example.com", "ä@example.com", "a@-x.com",
-            "a@x..com", "<a@b.c>\r\nBcc: x@y.z",
+            "a@x..com", "<a@b.c>\r\nBcc: x@y.z", ".a@example.com", "a.@example.com", "a@x-.com", "a@x.com.",
+            "a@" + String(repeating: "x", count: 64) + ".com", "a@@example.com",
         ] {
             #expect(throws: MailError.self, "\(bad)") { try MailAddress(parsing: bad) }
         }
         #expect(throws: MailError.self) { try MailAddress(address: "a@example.com", displayName: "line\r\nBcc: x") }
+        #expect(throws: MailError.self) { try MailAddress(address: "a@example.com", displayName: "next\u{85}line") }
+        for good in [
+            "a@x-y.com", "a.b+c!#$%&'*/=?^_`{|}~-@example.com", "a@" + String(repeating: "x", count: 63) + ".com",
+        ] {
+            #expect(try MailAddress(parsing: good).address == good)
+        }
     }
 }

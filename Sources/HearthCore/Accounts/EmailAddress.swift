@@ -8,28 +8,50 @@ import HearthBase
 /// non-empty labels, and at most 254 bytes in all (RFC 5321's limits). Leading and trailing
 /// spaces are trimmed, as a form field would be.
 public enum EmailAddress {
-    /// The normalised address, or `nil` when `text` is not an acceptable email.
-    private static let forbiddenBytes = Set(" \"(),:;<>[\\]".utf8)
+    private static let forbiddenBytes = ByteSet(" \"(),:;<>[\\]".utf8)
 
+    /// The normalised address, or `nil` when `text` is not an acceptable email. Checked on
+    /// UTF-8 bytes (every delimiter is ASCII); only non-ASCII text is looked at as scalars.
     public static func normalized(_ text: String) -> String? {
         let trimmed = text.trimmingASCIIWhitespace()
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 254 else { return nil }
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let local = parts[0]
-        let domain = parts[1]
-        guard !local.isEmpty, local.utf8.count <= 64, !domain.isEmpty, domain.utf8.count <= 253 else { return nil }
-        for byte in trimmed.utf8 where byte < 0x80 {
-            if byte < 0x20 || byte == 0x7F || forbiddenBytes.contains(byte) { return nil }
+        let bytes = trimmed.utf8
+        guard !bytes.isEmpty, bytes.count <= 254 else { return nil }
+        var at: String.Index?
+        var hasNonASCII = false
+        var hasUpperCase = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                hasNonASCII = true
+            } else if byte < 0x20 || byte == 0x7F || forbiddenBytes.contains(byte) {
+                return nil
+            } else if byte == UInt8(ascii: "@") {
+                guard at == nil else { return nil }
+                at = index
+            } else if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+                hasUpperCase = true
+            }
         }
+        guard let at else { return nil }
+        let localLength = bytes.distance(from: bytes.startIndex, to: at)
+        let domainLength = bytes.count - localLength - 1
+        guard localLength > 0, localLength <= 64, domainLength > 0, domainLength <= 253 else { return nil }
         // Non-ASCII whitespace (no-break space, ideographic space, ...) is refused too.
-        if trimmed.utf8.contains(where: { $0 >= 0x80 }),
-            trimmed.unicodeScalars.contains(where: { !$0.isASCII && $0.properties.isWhitespace })
-        {
+        if hasNonASCII, trimmed.unicodeScalars.contains(where: { !$0.isASCII && $0.properties.isWhitespace }) {
             return nil
         }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }
-        return trimmed.lowercased()
+        // Every label of the domain is 1 to 63 bytes.
+        var labelLength = 0
+        for byte in bytes[bytes.index(after: at)...] {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return nil }
+                labelLength = 0
+            } else {
+                labelLength += 1
+                guard labelLength <= 63 else { return nil }
+            }
+        }
+        guard labelLength > 0 else { return nil }
+        return hasNonASCII || hasUpperCase ? trimmed.lowercased() : trimmed
     }
 }

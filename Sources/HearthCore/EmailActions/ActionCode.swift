@@ -19,7 +19,8 @@ public enum ActionCode {
         var bytes = (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
         bytes += SecureRandom.bytes(count: randomByteCount)
         let code = Base64URL.encode(bytes)
-        return (code, storageKey(code))
+        // The same key `storageKey(code)` reads back: the time prefix, then the code's hash.
+        return (code, Array(bytes.prefix(timeByteCount)) + SHA256.hash(utf8Of: code))
     }
 
     /// The key a code is stored under. Any string has one (a malformed code's simply matches

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// The kinds of action an emailed code performs, with their wire names.
 public enum ActionCodeOperation: String, Sendable, CaseIterable {
     case passwordReset = "PASSWORD_RESET"
@@ -89,12 +91,18 @@ public struct ActionLinkBuilder: Sendable {
         }
         if let continueURL { parameters.append(("continueUrl", continueURL)) }
         if let language, !language.isEmpty { parameters.append(("lang", language)) }
-        let query = parameters.map {
-            "\($0.0)=\(PercentEncoding.encode($0.1, keeping: PercentEncoding.queryValueCharacters))"
-        }
-        .joined(separator: "&")
         let base = actionURL
-        return base + (base.contains("?") ? "&" : "?") + query
+        var link = base
+        link.reserveCapacity(base.utf8.count + parameters.reduce(0) { $0 + $1.0.utf8.count + 3 * $1.1.utf8.count + 2 })
+        var separator = base.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        for (name, value) in parameters {
+            link += separator
+            link += name
+            link += "="
+            link += PercentEncoding.encode(value, keeping: PercentEncoding.queryValueCharacters)
+            separator = "&"
+        }
+        return link
     }
 
     /// The host (and port) of an `http(s)://host[:port]/...` URL.
@@ -109,24 +117,37 @@ public struct ActionLinkBuilder: Sendable {
 /// `%XX`, so `=` and `&` inside a value can never be mistaken for separators.
 enum PercentEncoding {
     /// Unreserved characters plus `:` `/` `?` `@`, which a query value may hold literally.
-    static let queryValueCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@".utf8)
+    static let queryValueCharacters = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?@".utf8
+    )
     /// What the wrapped link leaves readable: unreserved plus `:` `/` `?` (Firebase's form).
-    static let wrappedLinkCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?".utf8)
+    static let wrappedLinkCharacters = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?".utf8
+    )
 
-    static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 16)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            if kept.contains(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
+    static func encode(_ text: String, keeping kept: ByteSet) -> String {
+        let bytes = text.utf8
+        let escapes = bytes.reduce(0) { count, byte in kept.contains(byte) ? count : count + 1 }
+        if escapes == 0 { return text }
+        return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { output in
+            var position = 0
+            for byte in bytes {
+                if kept.contains(byte) {
+                    output[position] = byte
+                    position += 1
+                } else {
+                    output[position] = UInt8(ascii: "%")
+                    output[position + 1] = hexDigit(byte >> 4)
+                    output[position + 2] = hexDigit(byte & 0x0F)
+                    position += 3
+                }
             }
+            return position
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 }
 

@@ -21,38 +21,44 @@ public struct ContinueURL: Sendable, Equatable {
     }
 
     public init(_ text: String) throws(ParseError) {
-        guard text.utf8.count <= 4096 else { throw .forbiddenCharacter }
-        for scalar in text.unicodeScalars where scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\\" {
+        // Every character the parser looks for is ASCII, so it works on UTF-8 bytes; a cut
+        // at an ASCII byte never splits a character's encoding.
+        let bytes = text.utf8
+        guard bytes.count <= 4096 else { throw .forbiddenCharacter }
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) {
             throw .forbiddenCharacter
         }
-        guard let colon = text.firstIndex(of: ":") else { throw .notAbsolute }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { throw .notAbsolute }
         let scheme = text[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw scheme.isEmpty || !scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
                 ? .notAbsolute : .unsupportedScheme
         }
-        let rest = text[text.index(after: colon)...]
-        guard rest.hasPrefix("//") else { throw .notAbsolute }
-        let authorityAndMore = rest.dropFirst(2)
+        let rest = text[bytes.index(after: colon)...]
+        guard rest.utf8.starts(with: "//".utf8) else { throw .notAbsolute }
+        let authorityAndMore = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
         let authorityEnd =
-            authorityAndMore.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? authorityAndMore.endIndex
+            authorityAndMore.utf8.firstIndex(where: {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            }) ?? authorityAndMore.endIndex
         let authority = authorityAndMore[..<authorityEnd]
-        guard !authority.contains("@") else { throw .userInfo }
-        guard !authority.contains("%") else { throw .badHost }
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else { throw .userInfo }
+        guard !authority.utf8.contains(UInt8(ascii: "%")) else { throw .badHost }
 
         var hostPart = authority[...]
         var port: Int?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .badHost }
-            hostPart = authority[...close]
-            let after = authority[authority.index(after: close)...]
+        if authority.utf8.first == UInt8(ascii: "[") {
+            guard let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) else { throw .badHost }
+            let afterClose = authority.utf8.index(after: close)
+            hostPart = authority[..<afterClose]
+            let after = authority[afterClose...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .badHost }
-                port = try Self.port(after.dropFirst())
+                guard after.utf8.first == UInt8(ascii: ":") else { throw .badHost }
+                port = try Self.port(after[after.utf8.index(after: after.startIndex)...])
             }
-        } else if let portColon = authority.lastIndex(of: ":") {
+        } else if let portColon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
             hostPart = authority[..<portColon]
-            port = try Self.port(authority[authority.index(after: portColon)...])
+            port = try Self.port(authority[authority.utf8.index(after: portColon)...])
         }
         guard let host = HostName.canonical(hostPart) else { throw .badHost }
         self.scheme = scheme
@@ -63,7 +69,9 @@ public struct ContinueURL: Sendable, Equatable {
 
     private static func port(_ digits: Substring) throws(ParseError) -> Int? {
         if digits.isEmpty { return nil }
-        guard digits.count <= 5, digits.allSatisfy(\.isASCIIDigit), let value = Int(digits), value <= 65_535 else {
+        guard digits.utf8.count <= 5, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(digits),
+            value <= 65_535
+        else {
             throw .badPort
         }
         return value

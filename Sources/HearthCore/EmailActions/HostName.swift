@@ -3,6 +3,7 @@
 enum HostName {
     /// The canonical form of `host`, or `nil` when it cannot be a host name.
     static func canonical(_ host: some StringProtocol) -> String? {
+        if isAlreadyCanonical(host.utf8) { return String(host) }
         var text = String(host)
         if text.hasPrefix("[") {
             // An IPv6 literal: hex digits, colons and dots inside brackets.
@@ -31,6 +32,25 @@ enum HostName {
             }
         }
         return labels.joined(separator: ".")
+    }
+
+    /// Whether `host` is a lower-case ASCII name that `canonical` would answer unchanged:
+    /// labels of 1 to 63 label bytes, no trailing dot, 253 bytes at most (the common case,
+    /// checked without building anything).
+    private static func isAlreadyCanonical(_ host: some Collection<UInt8>) -> Bool {
+        guard host.count <= 253 else { return false }
+        var labelLength = 0
+        for byte in host {
+            if byte == UInt8(ascii: ".") {
+                if labelLength == 0 { return false }
+                labelLength = 0
+            } else {
+                guard isLabelByte(byte) else { return false }
+                labelLength += 1
+                if labelLength > 63 { return false }
+            }
+        }
+        return labelLength > 0
     }
 
     private static func isLabelByte(_ byte: UInt8) -> Bool {

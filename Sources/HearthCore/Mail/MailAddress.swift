@@ -10,7 +10,7 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
     /// A checked mailbox.
     public init(address: String, displayName: String? = nil) throws(MailError) {
         guard Self.isValidAddress(address) else { throw MailError.invalidAddress(address) }
-        if let displayName, displayName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if let displayName, ControlCharacters.occur(in: displayName) {
             throw MailError.invalidAddress(displayName)
         }
         self.address = address
@@ -45,7 +45,8 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// The domain part, lower-cased.
     public var domain: String {
-        String(address[address.index(after: address.lastIndex(of: "@")!)...]).lowercased()
+        let bytes = address.utf8
+        return String(address[bytes.index(after: bytes.lastIndex(of: UInt8(ascii: "@"))!)...]).lowercased()
     }
 
     public var description: String {
@@ -59,23 +60,42 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
     /// `local@domain` with a dot-atom local part of at most 64 characters and a domain of
     /// letters, digits and hyphens; 254 characters at most. Quoted local parts and
     /// non-ASCII addresses (which need SMTPUTF8) are refused.
-    private static let atextSymbols = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+    private static let atextSymbols = ByteSet("!#$%&'*+-/=?^_`{|}~".utf8)
 
     public static func isValidAddress(_ address: String) -> Bool {
-        let bytes = Array(address.utf8)
+        let bytes = address.utf8
         guard bytes.count <= 254, let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
-        let local = bytes[..<at]
-        let domain = bytes[(at + 1)...]
-        guard (1...64).contains(local.count), !domain.isEmpty else { return false }
-        let localIsValid = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && $0.allSatisfy { isASCIIAlphanumeric($0) || atextSymbols.contains($0) }
+        guard (1...64).contains(bytes.distance(from: bytes.startIndex, to: at)) else { return false }
+        let dot = UInt8(ascii: ".")
+        let hyphen = UInt8(ascii: "-")
+        // The local part: atoms of atext joined by single dots.
+        var previous = dot
+        for byte in bytes[..<at] {
+            if byte == dot {
+                if previous == dot { return false }
+            } else if !isASCIIAlphanumeric(byte) && !atextSymbols.contains(byte) {
+                return false
+            }
+            previous = byte
         }
-        let domainIsValid = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
-            label in
-            (1...63).contains(label.count) && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
-                && label.allSatisfy { isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+        if previous == dot { return false }
+        // The domain: labels of 1 to 63 letters, digits and inner hyphens.
+        var labelLength = 0
+        previous = dot
+        for byte in bytes[bytes.index(after: at)...] {
+            if byte == dot {
+                if labelLength == 0 || previous == hyphen { return false }
+                labelLength = 0
+            } else {
+                guard isASCIIAlphanumeric(byte) || byte == hyphen, labelLength > 0 || byte != hyphen else {
+                    return false
+                }
+                labelLength += 1
+                if labelLength > 63 { return false }
+            }
+            previous = byte
         }
-        return localIsValid && domainIsValid
+        return labelLength > 0 && previous != hyphen
     }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {

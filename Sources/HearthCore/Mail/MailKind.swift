@@ -39,4 +39,16 @@ public enum MailPlaceholder: String, Sendable, CaseIterable {
 
     /// How it is written in a template: `%APP_NAME%`.
     public var token: String { "%\(rawValue)%" }
+
+    /// The placeholder's place in `allCases`, for tables indexed by placeholder.
+    public var ordinal: Int {
+        switch self {
+        case .appName: 0
+        case .displayName: 1
+        case .email: 2
+        case .newEmail: 3
+        case .link: 4
+        case .expiry: 5
+        }
+    }
 }

@@ -25,6 +25,7 @@ public struct MailSettings: Sendable, Equatable, Codable {
 
     /// The languages every kind has built-in templates for.
     public static let builtInLanguages = ["en", "it", "fa"]
+    private static let builtInLanguageSet = Set(builtInLanguages)
 
     public init(
         from: String? = nil,
@@ -62,8 +63,8 @@ public struct MailSettings: Sendable, Equatable, Codable {
 
     /// Every language `kind` can be written in: the built-in ones and the overridden ones.
     public func languages(for kind: MailKind) -> [String] {
-        let builtIn = Set(Self.builtInLanguages)
-        let extra = (templates[kind.rawValue] ?? [:]).keys.filter { !builtIn.contains($0.lowercased()) }
+        guard let overrides = templates[kind.rawValue], !overrides.isEmpty else { return Self.builtInLanguages }
+        let extra = overrides.keys.filter { !Self.builtInLanguageSet.contains($0.lowercased()) }
         return Self.builtInLanguages + extra.sorted()
     }
 

@@ -9,6 +9,8 @@ public struct MailTemplateText: Sendable, Equatable {
     }
 
     public let segments: [Segment]
+    /// The bytes of the literal runs, to size a rendering before it is written.
+    private let literalByteCount: Int
 
     /// Parses `text`, allowing the placeholders of `kind`.
     public init(_ text: String, kind: MailKind) throws(MailTemplateError) {
@@ -45,6 +47,9 @@ public struct MailTemplateText: Sendable, Equatable {
         literal += rest
         if !literal.isEmpty { segments.append(.literal(literal)) }
         self.segments = segments
+        literalByteCount = segments.reduce(0) { total, segment in
+            if case .literal(let text) = segment { total + text.utf8.count } else { total }
+        }
     }
 
     /// The placeholders the text uses.
@@ -56,6 +61,7 @@ public struct MailTemplateText: Sendable, Equatable {
     /// kept as written (they are the template author's markup).
     public func render(_ value: (MailPlaceholder) -> String) -> String {
         var output = ""
+        output.reserveCapacity(literalByteCount + 256)
         for segment in segments {
             switch segment {
             case .literal(let text): output += text

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// The HTML document every email body sits in: it declares the language and the writing
 /// direction (`<html lang="fa" dir="rtl">`), so right-to-left text is laid out and aligned
 /// correctly, and gives the message a plain, readable frame with inline styles (mail
@@ -12,30 +14,70 @@ enum HTMLLayout {
 
     /// A complete document around `content` (HTML already escaped where needed).
     static func document(language: String, title: String, content: String) -> String {
-        let rightToLeft = isRightToLeft(language)
-        let direction = rightToLeft ? "rtl" : "ltr"
-        let fonts =
-            rightToLeft
-            ? "Tahoma,Vazirmatn,'Segoe UI',Arial,sans-serif"
-            : "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
-        return """
-            <!DOCTYPE html>
-            <html lang="\(escape(language))" dir="\(direction)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title>
-            </head>
-            <body dir="\(direction)" style="margin:0;padding:24px 12px;background-color:#f4f4f5;">
-            <div style="max-width:560px;margin:0 auto;padding:24px;background-color:#ffffff;border-radius:8px;\
-            font-family:\(fonts);font-size:16px;line-height:1.5;color:#1f2328;text-align:\(rightToLeft ? "right" : "left");">
-            \(content)
-            </div>
-            </body>
-            </html>
-
-            """
+        let frame = isRightToLeft(language) ? rightToLeftFrame : leftToRightFrame
+        let language = escape(language)
+        let title = escape(title)
+        var document = ""
+        document.reserveCapacity(
+            frame.byteCount + language.utf8.count + title.utf8.count + content.utf8.count
+        )
+        document += frame.beforeLanguage
+        document += language
+        document += frame.beforeTitle
+        document += title
+        document += frame.beforeContent
+        document += content
+        document += frame.afterContent
+        return document
     }
+
+    /// The fixed text of a document, around its three variable parts.
+    struct Frame {
+        let beforeLanguage: String
+        let beforeTitle: String
+        let beforeContent: String
+        let afterContent: String
+        var byteCount: Int {
+            [beforeLanguage, beforeTitle, beforeContent, afterContent].reduce(0) { $0 + $1.utf8.count }
+        }
+
+        init(rightToLeft: Bool) {
+            let direction = rightToLeft ? "rtl" : "ltr"
+            let fonts =
+                rightToLeft
+                ? "Tahoma,Vazirmatn,'Segoe UI',Arial,sans-serif"
+                : "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
+            beforeLanguage = """
+                <!DOCTYPE html>
+                <html lang="
+                """
+            beforeTitle = """
+                " dir="\(direction)">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>
+                """
+            beforeContent = """
+                </title>
+                </head>
+                <body dir="\(direction)" style="margin:0;padding:24px 12px;background-color:#f4f4f5;">
+                <div style="max-width:560px;margin:0 auto;padding:24px;background-color:#ffffff;border-radius:8px;\
+                font-family:\(fonts);font-size:16px;line-height:1.5;color:#1f2328;text-align:\(rightToLeft ? "right" : "left");">
+
+                """
+            afterContent = """
+
+                </div>
+                </body>
+                </html>
+
+                """
+        }
+    }
+
+    private static let leftToRightFrame = Frame(rightToLeft: false)
+    private static let rightToLeftFrame = Frame(rightToLeft: true)
 
     /// The style of the action button.
     static let buttonStyle =
@@ -44,36 +86,38 @@ enum HTMLLayout {
 
     /// Text made safe for HTML content and for double- or single-quoted attributes.
     static func escape(_ text: String) -> String {
+        let bytes = text.utf8
         // Most values (addresses, links, names) need nothing: answer them as they are.
-        guard text.utf8.contains(where: { escaped($0) != nil }) else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            if let replacement = escaped(byte) {
-                output.append(contentsOf: replacement)
-            } else {
-                output.append(byte)
+        let extra = bytes.reduce(0) { $0 + (specialBytes.contains($1) ? entity($1).count - 1 : 0) }
+        if extra == 0 { return text }
+        return String(unsafeUninitializedCapacity: bytes.count + extra) { output in
+            var position = 0
+            for byte in bytes {
+                if specialBytes.contains(byte) {
+                    for entityByte in entity(byte) {
+                        output[position] = entityByte
+                        position += 1
+                    }
+                } else {
+                    output[position] = byte
+                    position += 1
+                }
             }
+            return position
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
-    private static let ampersand = Array("&amp;".utf8)
-    private static let lessThan = Array("&lt;".utf8)
-    private static let greaterThan = Array("&gt;".utf8)
-    private static let quote = Array("&quot;".utf8)
-    private static let apostrophe = Array("&#39;".utf8)
+    /// The bytes HTML gives meaning to; all ASCII, so working on UTF-8 bytes never splits a
+    /// character.
+    private static let specialBytes = ByteSet("&<>\"'".utf8)
 
-    /// The entity for a byte that HTML gives meaning to; these are all ASCII, so working on
-    /// UTF-8 bytes never splits a character.
-    private static func escaped(_ byte: UInt8) -> [UInt8]? {
+    private static func entity(_ byte: UInt8) -> String.UTF8View {
         switch byte {
-        case UInt8(ascii: "&"): ampersand
-        case UInt8(ascii: "<"): lessThan
-        case UInt8(ascii: ">"): greaterThan
-        case UInt8(ascii: "\""): quote
-        case UInt8(ascii: "'"): apostrophe
-        default: nil
+        case UInt8(ascii: "&"): "&amp;".utf8
+        case UInt8(ascii: "<"): "&lt;".utf8
+        case UInt8(ascii: ">"): "&gt;".utf8
+        case UInt8(ascii: "\""): "&quot;".utf8
+        default: "&#39;".utf8
         }
     }
 }

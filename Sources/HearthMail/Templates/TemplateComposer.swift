@@ -42,18 +42,18 @@ public struct TemplateComposer: MailComposer {
             }
         }
         // Each value is worked out (and escaped) once, however often the templates use it.
-        var plain: [MailPlaceholder: String] = [:]
-        var escaped: [MailPlaceholder: String] = [:]
+        var plain = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
+        var escaped = plain
         func cached(_ placeholder: MailPlaceholder) -> String {
-            if let known = plain[placeholder] { return known }
+            if let known = plain[placeholder.ordinal] { return known }
             let computed = value(placeholder)
-            plain[placeholder] = computed
+            plain[placeholder.ordinal] = computed
             return computed
         }
         func cachedHTML(_ placeholder: MailPlaceholder) -> String {
-            if let known = escaped[placeholder] { return known }
+            if let known = escaped[placeholder.ordinal] { return known }
             let computed = HTMLLayout.escape(cached(placeholder))
-            escaped[placeholder] = computed
+            escaped[placeholder.ordinal] = computed
             return computed
         }
         let subject = Self.singleLine(template.subject.render(cached))
@@ -97,6 +97,7 @@ public struct TemplateComposer: MailComposer {
     /// Control characters (line breaks included) become spaces; runs of spaces shrink to one.
     static func singleLine(_ text: String) -> String {
         if isAlreadySingleLine(text) { return text }
+        // Rare: some control character or space run to fold.
         var output = ""
         var lastWasSpace = false
         for scalar in text.unicodeScalars {

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import HearthBase
+
+@Suite struct ByteScanningTests {
+    @Test func aByteSetHoldsExactlyItsMembersInEveryQuarter() {
+        let members: [UInt8] = [0, 1, 63, 64, 65, 127, 128, 191, 192, 255, UInt8(ascii: "%")]
+        let set = ByteSet(members)
+        for byte in UInt8.min...UInt8.max {
+            #expect(set.contains(byte) == members.contains(byte), "byte \(byte)")
+        }
+        #expect(ByteSet("ab".utf8) == ByteSet("ba".utf8))
+        #expect(ByteSet("ab".utf8) != ByteSet("abc".utf8))
+    }
+
+    @Test func controlCharactersAreC0DeleteAndC1Only() {
+        for scalar in ["\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\r\n"] {
+            #expect(ControlCharacters.occur(in: "a\(scalar)b"), "\(scalar.debugDescription)")
+        }
+        // U+00A0 (0xC2 0xA0) and U+0100 (0xC4 0x80) share bytes with C1 controls but are not.
+        for text in ["plain", "\u{A0}", "\u{100}", "é", "日本", "👍🏽", ""] {
+            #expect(!ControlCharacters.occur(in: text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func trimmingRemovesOnlyASCIIWhitespaceAtTheEnds() {
+        #expect(" \t\r\n a b \r\n".trimmingASCIIWhitespace() == "a b")
+        #expect("a".trimmingASCIIWhitespace() == "a")
+        #expect(" \n ".trimmingASCIIWhitespace() == "")
+        #expect("".trimmingASCIIWhitespace() == "")
+        #expect("\u{A0}é\u{3000}".trimmingASCIIWhitespace() == "\u{A0}é\u{3000}")
+        #expect("  x ".dropFirst().trimmingASCIIWhitespace() == "x")
+    }
+}
