@@ -127,7 +127,8 @@ enum PercentEncoding {
 
     static func encode(_ text: String, keeping kept: ByteSet) -> String {
         let bytes = text.utf8
-        let escapes = bytes.reduce(0) { count, byte in kept.contains(byte) ? count : count + 1 }
+        var escapes = 0
+        for byte in bytes where !kept.contains(byte) { escapes += 1 }
         if escapes == 0 { return text }
         return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { output in
             var position = 0

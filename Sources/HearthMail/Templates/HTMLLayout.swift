@@ -86,14 +86,15 @@ enum HTMLLayout {
 
     /// Text made safe for HTML content and for double- or single-quoted attributes.
     static func escape(_ text: String) -> String {
-        let bytes = text.utf8
-        // Most values (addresses, links, names) need nothing: answer them as they are.
-        let extra = bytes.reduce(0) { $0 + (specialBytes.contains($1) ? entity($1).count - 1 : 0) }
+        let special = specialBytes
+        var extra = 0
+        for byte in text.utf8 where special.contains(byte) { extra += entity(byte).count - 1 }
+        // Most values (addresses, names) need nothing: answer them as they are.
         if extra == 0 { return text }
-        return String(unsafeUninitializedCapacity: bytes.count + extra) { output in
+        return String(unsafeUninitializedCapacity: text.utf8.count + extra) { output in
             var position = 0
-            for byte in bytes {
-                if specialBytes.contains(byte) {
+            for byte in text.utf8 {
+                if special.contains(byte) {
                     for entityByte in entity(byte) {
                         output[position] = entityByte
                         position += 1
@@ -111,13 +112,19 @@ enum HTMLLayout {
     /// character.
     private static let specialBytes = ByteSet("&<>\"'".utf8)
 
-    private static func entity(_ byte: UInt8) -> String.UTF8View {
+    private static let ampersand = Array("&amp;".utf8)
+    private static let lessThan = Array("&lt;".utf8)
+    private static let greaterThan = Array("&gt;".utf8)
+    private static let quote = Array("&quot;".utf8)
+    private static let apostrophe = Array("&#39;".utf8)
+
+    private static func entity(_ byte: UInt8) -> [UInt8] {
         switch byte {
-        case UInt8(ascii: "&"): "&amp;".utf8
-        case UInt8(ascii: "<"): "&lt;".utf8
-        case UInt8(ascii: ">"): "&gt;".utf8
-        case UInt8(ascii: "\""): "&quot;".utf8
-        default: "&#39;".utf8
+        case UInt8(ascii: "&"): ampersand
+        case UInt8(ascii: "<"): lessThan
+        case UInt8(ascii: ">"): greaterThan
+        case UInt8(ascii: "\""): quote
+        default: apostrophe
         }
     }
 }
