@@ -9,10 +9,10 @@ public final class PeriodicWorker: Sendable {
 
     private let state = ConditionLock(State())
 
-    /// Starts the thread. `job` runs at once, then every `intervalMilliseconds` (or sooner
-    /// after `wake()`).
-    public init(intervalMilliseconds: Int, job: @escaping @Sendable () -> Void) {
-        startBackgroundThread { [state] in
+    /// Starts the thread, called `name` (see `startBackgroundThread`). `job` runs at once,
+    /// then every `intervalMilliseconds` (or sooner after `wake()`).
+    public init(named name: String, intervalMilliseconds: Int, job: @escaping @Sendable () -> Void) {
+        startBackgroundThread(named: name) { [state] in
             while true {
                 job()
                 let stopping = state.wait(

@@ -88,12 +88,15 @@ public final class Mailer: Sendable {
         for index in 0..<max(1, configuration.workerCount) {
             let worker = "\(nodeName)#\(index)"
             started.append(
-                PeriodicWorker(intervalMilliseconds: configuration.pollMilliseconds) { [self] in
+                PeriodicWorker(named: "mail-send-\(index)", intervalMilliseconds: configuration.pollMilliseconds) {
+                    [self] in
                     while !isStopping.load(ordering: .relaxed) && deliverDueMessages(worker: worker) > 0 {}
                 }
             )
         }
-        started.append(PeriodicWorker(intervalMilliseconds: 60_000) { [self] in removeFinishedMessages() })
+        started.append(
+            PeriodicWorker(named: "mail-cleanup", intervalMilliseconds: 60_000) { [self] in removeFinishedMessages() }
+        )
         workers.withLock { $0 = started }
     }
 

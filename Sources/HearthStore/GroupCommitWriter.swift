@@ -48,11 +48,11 @@ final class GroupCommitWriter: Sendable {
         self.report = report
         self.syncAfterCommit = syncAfterCommit
         let box = ConnectionBox(connection)
-        startBackgroundThread { [self] in
+        startBackgroundThread(named: "store-writer") { [self] in
             self.run(box.connection)
         }
         if let syncAfterCommit {
-            startBackgroundThread { [self] in
+            startBackgroundThread(named: "store-syncer") { [self] in
                 self.runSyncer(syncAfterCommit)
             }
         } else {

@@ -290,7 +290,7 @@ import Testing
         let senders = [fixture.delivery(first, node: "one"), fixture.delivery(second, node: "two")]
         let done = Atomic<Int>(0)
         for sender in senders {
-            startBackgroundThread {
+            startBackgroundThread(named: "test-worker") {
                 _ = try? sender.deliverDue()
                 done.add(1, ordering: .sequentiallyConsistent)
             }

@@ -12,7 +12,7 @@ import Testing
         router.get("/later") { request in
             let tag = request.query["tag"] ?? ""
             return .deferred { promise in
-                startBackgroundThread {
+                startBackgroundThread(named: "test-answer") {
                     usleep(UInt32(delayMilliseconds * 1_000))
                     promise.succeed(.json(["tag": .string(tag)]))
                 }

@@ -200,6 +200,7 @@ private final class FlushThreadContext: Sendable {
     }
 
     func run() {
+        nameCurrentThread("log-flush")
         // Sleep in short slices so that a writer's deinit ends this thread promptly even when
         // the flush interval is long.
         let slice: Int64 = min(intervalNanoseconds, 50_000_000)

@@ -173,7 +173,7 @@ private final class NonceMaker: Sendable {
     static let shared: NonceMaker? = {
         #if canImport(Glibc)
             let maker = NonceMaker()
-            startBackgroundThread { maker.run() }
+            startBackgroundThread(named: "nonce-maker") { maker.run() }
             atexit { NonceMaker.shared?.stopForExit() }
             return maker
         #else

@@ -7,7 +7,7 @@ import Synchronization
 extension HearthApplication {
     /// Starts the node's periodic maintenance.
     func startBackgroundWork() {
-        let worker = PeriodicWorker(intervalMilliseconds: 60_000) { [self] in
+        let worker = PeriodicWorker(named: "maintenance", intervalMilliseconds: 60_000) { [self] in
             runMaintenance()
         }
         let installationWorkers = installations.startWorkers()

@@ -66,7 +66,7 @@ final class InstallationService: Sendable {
     /// Starts the sweeper and the webhook sender; the caller stops them.
     func startWorkers() -> [PeriodicWorker] {
         let (sweeper, delivery, log, sweepWorker) = (self.sweeper, self.delivery, self.log, self.sweepWorker)
-        let sweeping = PeriodicWorker(intervalMilliseconds: settings.sweepIntervalMilliseconds) {
+        let sweeping = PeriodicWorker(named: "fis-sweep", intervalMilliseconds: settings.sweepIntervalMilliseconds) {
             do {
                 let report = try sweeper.sweep()
                 if report.deleted > 0 {
@@ -79,7 +79,7 @@ final class InstallationService: Sendable {
                 log.warning("installation sweep failed", ["error": .string(String(describing: error))])
             }
         }
-        let sending = PeriodicWorker(intervalMilliseconds: settings.deliveryPollMilliseconds) {
+        let sending = PeriodicWorker(named: "fis-webhooks", intervalMilliseconds: settings.deliveryPollMilliseconds) {
             do {
                 try delivery.deliverDue()
             } catch {

@@ -30,7 +30,7 @@ final class WriteAheadLogCheckpointer: Sendable {
         report: @escaping @Sendable (String) -> Void
     ) {
         let box = CheckpointConnection(connection)
-        worker = PeriodicWorker(intervalMilliseconds: intervalMilliseconds) { [progress] in
+        worker = PeriodicWorker(named: "wal-checkpoint", intervalMilliseconds: intervalMilliseconds) { [progress] in
             beforeCheckpoint()
             guard progress.hasNewCommits(commits()) else { return }
             do {
