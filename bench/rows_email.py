@@ -24,9 +24,9 @@ USERS = 2000
 API_KEY = "bench-email-key"
 
 
-def run(hearth, args, want, wrk, openssl_speed, row, workdir):
-    if not want("sendoobcode"):
-        return []
+def start_server(hearth_class, binary, workdir, threads):
+    """Starts the bench project's Hearth with its users and writes the wrk script; answers the
+    server (stop it when done) and the script's path. Shared with bench/probe.py."""
     config = os.path.join(workdir, "email-bench.json")
     with open(config, "w") as f:
         json.dump(
@@ -44,10 +44,10 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
             },
             f,
         )
-    server = args.hearth_class(hearth.binary, workdir, hearth.threads, name="hearth-email", extra_args=["--config", config])
+    server = hearth_class(binary, workdir, threads, name="hearth-email", extra_args=["--config", config])
     try:
         credential = subprocess.run(
-            [hearth.binary, "admin-key", "create", "--project", "bench-email", "--data", server.data],
+            [binary, "admin-key", "create", "--project", "bench-email", "--data", server.data],
             capture_output=True,
             text=True,
             check=True,
@@ -61,10 +61,13 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
                 method="POST",
             )
             urllib.request.urlopen(request).read()
-        script = os.path.join(workdir, "sendoobcode.lua")
-        with open(script, "w") as f:
-            f.write(
-                f"""
+    except BaseException:
+        server.stop()
+        raise
+    script = os.path.join(workdir, "sendoobcode.lua")
+    with open(script, "w") as f:
+        f.write(
+            f"""
 local counter = 0
 request = function()
   counter = counter + 1
@@ -72,7 +75,15 @@ request = function()
   return wrk.format("POST", "/v1/accounts:sendOobCode?key={API_KEY}", {{["Content-Type"]="application/json"}}, body)
 end
 """
-            )
+        )
+    return server, script
+
+
+def run(hearth, args, want, wrk, openssl_speed, row, workdir):
+    if not want("sendoobcode"):
+        return []
+    server, script = start_server(args.hearth_class, hearth.binary, workdir, hearth.threads)
+    try:
         tokens = os.path.join(workdir, "tokens-10k.txt")
         if not os.path.exists(tokens):
             measured = wrk(server.url + "/", args.seconds, args.connections, script=script)
