@@ -13,7 +13,6 @@ public protocol Store: Sendable {
     /// Runs `body` against a consistent snapshot of the store, on the calling thread.
     func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result
 
-
     /// Runs `body` in a write transaction and returns after that transaction is durable.
     /// `body` runs on the store's writer and must not block on anything but the store.
     @discardableResult
