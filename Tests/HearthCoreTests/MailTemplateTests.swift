@@ -2,6 +2,12 @@ import HearthCore
 import Testing
 
 @Suite struct MailTemplateTests {
+    @Test func placeholderOrdinalsNumberTheCasesInOrder() {
+        // The composer caches values in arrays indexed by ordinal: two cases sharing one
+        // would hand one placeholder's value to the other.
+        #expect(MailPlaceholder.allCases.map(\.ordinal) == Array(MailPlaceholder.allCases.indices))
+    }
+
     @Test func placeholdersAreSplitFromLiteralText() throws {
         let text = try MailTemplateText("Hi %DISPLAY_NAME%, reset %APP_NAME%: %LINK%", kind: .passwordReset)
         #expect(text.placeholders == [.displayName, .appName, .link])

@@ -19,15 +19,19 @@ public enum ActionCode {
         var bytes = (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
         bytes += SecureRandom.bytes(count: randomByteCount)
         let code = Base64URL.encode(bytes)
-        // The same key `storageKey(code)` reads back: the time prefix, then the code's hash.
-        return (code, Array(bytes.prefix(timeByteCount)) + SHA256.hash(utf8Of: code))
+        return (code, storageKey(timePrefix: Array(bytes.prefix(timeByteCount)), code: code))
     }
 
     /// The key a code is stored under. Any string has one (a malformed code's simply matches
     /// nothing).
     public static func storageKey(_ code: String) -> [UInt8] {
         let prefix = code.utf8.count >= timeCharacterCount ? Base64URL.decode(code.prefix(timeCharacterCount)) : nil
-        return (prefix ?? [UInt8](repeating: 0, count: timeByteCount)) + SHA256.hash(utf8Of: code)
+        return storageKey(timePrefix: prefix ?? [UInt8](repeating: 0, count: timeByteCount), code: code)
+    }
+
+    /// The time prefix, then the code's hash.
+    private static func storageKey(timePrefix: [UInt8], code: String) -> [UInt8] {
+        timePrefix + SHA256.hash(utf8Of: code)
     }
 
     /// Codes longer than this are not ours and are refused without a lookup.

@@ -112,13 +112,10 @@ public struct TemplateComposer: MailComposer {
     /// Whether `singleLine` would leave `text` as it is: no control character (C0, DEL, C1),
     /// no doubled space, no space at either end. Checked on bytes, which is the common case.
     private static func isAlreadySingleLine(_ text: String) -> Bool {
+        if ControlCharacters.occur(in: text) { return false }
         var previous: UInt8 = 0
-        var afterC2 = false
         for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F { return false }
-            if afterC2 && byte >= 0x80 && byte <= 0x9F { return false }  // U+0080–U+009F
             if byte == 0x20 && (previous == 0x20 || previous == 0) { return false }
-            afterC2 = byte == 0xC2
             previous = byte
         }
         return previous != 0x20
