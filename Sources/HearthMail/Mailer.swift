@@ -1,3 +1,4 @@
+import Dispatch
 public import HearthBase
 public import HearthCore
 import HearthCrypto
@@ -30,6 +31,12 @@ public final class Mailer: Sendable {
     private let chooseTransport: @Sendable (String) -> any MailTransport
     private let workers = Mutex<[PeriodicWorker]>([])
     private let isStopping = Atomic<Bool>(false)
+    /// Whether the workers run, so messages may be handed to them (`MailDispatcher`).
+    let isRunning = Atomic<Bool>(false)
+    /// Messages handed over by committed writes, oldest first, waiting for a worker.
+    let handedOver = Mutex<[OutboxRecord]>([])
+    /// Set by `wake()`: the next worker round looks in the outbox even if it looked recently.
+    private let lookRequested = Atomic<Bool>(false)
     private let lastDeadlineSweep = Atomic<Int64>(.min / 2)
     static let deadlineSweepMilliseconds: Int64 = 5_000
 
@@ -85,11 +92,23 @@ public final class Mailer: Sendable {
             }
         }
         var started: [PeriodicWorker] = []
+        isRunning.store(true, ordering: .relaxed)
         for index in 0..<max(1, configuration.workerCount) {
             let worker = "\(nodeName)#\(index)"
+            let lastLook = Atomic<UInt64>(0)
             started.append(
                 PeriodicWorker(named: "mail-send-\(index)", intervalMilliseconds: configuration.pollMilliseconds) {
                     [self] in
+                    while !isStopping.load(ordering: .relaxed) && deliverHandedOverMessages() > 0 {}
+                    // Handed-over messages wake the workers many times a second under load;
+                    // the outbox itself is looked at once per interval (or when asked).
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    let interval = UInt64(configuration.pollMilliseconds) * 1_000_000
+                    guard
+                        lookRequested.exchange(false, ordering: .relaxed)
+                            || now &- lastLook.load(ordering: .relaxed) >= interval
+                    else { return }
+                    lastLook.store(now, ordering: .relaxed)
                     while !isStopping.load(ordering: .relaxed) && deliverDueMessages(worker: worker) > 0 {}
                 }
             )
@@ -102,16 +121,23 @@ public final class Mailer: Sendable {
 
     /// Stops the workers after the messages in their hands; the rest stay queued.
     public func stop() {
+        isRunning.store(false, ordering: .relaxed)
         isStopping.store(true, ordering: .relaxed)
         let running = workers.withLock { workers in
             defer { workers.removeAll() }
             return workers
         }
         for worker in running { worker.stop() }
+        releaseHandedOverMessages()
     }
 
     /// Lets the workers look for due messages now (after queueing one).
     public func wake() {
+        lookRequested.store(true, ordering: .relaxed)
+        wakeWorkers()
+    }
+
+    func wakeWorkers() {
         for worker in workers.withLock({ $0 }) { worker.wake() }
     }
 
@@ -141,7 +167,7 @@ public final class Mailer: Sendable {
                     limit: configuration.batchSize
                 )
             }
-            let outcomes = claimed.map { record in (record, deliver(record)) }
+            let outcomes = claimed.map { record in (record, send(record)) }
             record(outcomes, worker: worker)
             return claimed.count
         } catch {
@@ -151,7 +177,7 @@ public final class Mailer: Sendable {
     }
 
     /// Hands one message to its transport.
-    private func deliver(_ record: OutboxRecord) -> (transport: String, result: Result<Void, any Error>) {
+    func send(_ record: OutboxRecord) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
         do {
             try transport.deliver(try OutgoingMail(record))
@@ -163,7 +189,7 @@ public final class Mailer: Sendable {
 
     /// Records the outcomes of one claimed batch in one write: sent, rescheduled after a
     /// transient failure, or failed for good.
-    private func record(
+    func record(
         _ outcomes: [(OutboxRecord, (transport: String, result: Result<Void, any Error>))],
         worker: String
     ) {
@@ -182,7 +208,9 @@ public final class Mailer: Sendable {
                     ) ?? configuration.retry.maximumMilliseconds
                 // Past the deadline, the next round marks it failed with this error.
                 let next = min(now + delay, deadline)
-                changes.append(.retry(id: record.id, at: next, error: error.message))
+                changes.append(
+                    .retry(id: record.id, holder: record.claimedBy ?? worker, at: next, error: error.message)
+                )
                 log.warning(
                     "mail delivery failed; will retry",
                     [
@@ -193,7 +221,7 @@ public final class Mailer: Sendable {
                 )
             case .failure(let error):
                 let message = (error as? NetworkError)?.message ?? String(describing: error)
-                changes.append(.failed(id: record.id, error: message))
+                changes.append(.failed(id: record.id, holder: record.claimedBy ?? worker, error: message))
                 log.warning(
                     "mail delivery failed for good",
                     ["mailId": .string(record.id), "transport": .string(transport), "error": .string(message)]
@@ -208,15 +236,15 @@ public final class Mailer: Sendable {
                     switch change {
                     case .sent(let id, let transport):
                         try transaction.markOutboxMessageSent(id: id, transport: transport, at: now)
-                    case .retry(let id, let next, let error):
+                    case .retry(let id, let holder, let next, let error):
                         try transaction.rescheduleOutboxMessage(
                             id: id,
-                            worker: worker,
+                            worker: holder,
                             nextAttemptAt: next,
                             error: error
                         )
-                    case .failed(let id, let error):
-                        try transaction.failOutboxMessage(id: id, worker: worker, error: error, at: now)
+                    case .failed(let id, let holder, let error):
+                        try transaction.failOutboxMessage(id: id, worker: holder, error: error, at: now)
                     }
                 }
             }
@@ -250,6 +278,8 @@ public final class Mailer: Sendable {
 /// What became of one claimed message.
 private enum OutboxOutcome: Sendable {
     case sent(id: String, transport: String)
-    case retry(id: String, at: Int64, error: String)
-    case failed(id: String, error: String)
+    /// `holder`: the claim a change needs still to hold (the worker's own, or the node's
+    /// claim on a handed-over message).
+    case retry(id: String, holder: String, at: Int64, error: String)
+    case failed(id: String, holder: String, error: String)
 }

@@ -37,7 +37,7 @@ final class RecordingTransport: MailTransport {
         try self.init(transport: RecordingTransport())
     }
 
-    init(transport: RecordingTransport, workers: Int = 2) throws {
+    init(transport: RecordingTransport, workers: Int = 2, pollMilliseconds: Int = 10) throws {
         directory = try TemporaryDirectory()
         store = try SQLiteStore(SQLiteStore.Configuration(path: directory.url.appendingPathComponent("mail.db").path))
         projects = try ProjectDirectory(store: store, clock: clock)
@@ -47,7 +47,7 @@ final class RecordingTransport: MailTransport {
         configuration.maximumAgeMilliseconds = 60_000
         configuration.claimMilliseconds = 30_000
         configuration.workerCount = workers
-        configuration.pollMilliseconds = 10
+        configuration.pollMilliseconds = pollMilliseconds
         self.transport = transport
         mailer = Mailer(
             store: store,
@@ -152,6 +152,82 @@ final class RecordingTransport: MailTransport {
         let delivered = slow.delivered.withLock { $0.map(\.messageID) }
         #expect(delivered.count == queued.count)
         #expect(Set(delivered) == Set(queued))
+    }
+
+    /// A message as a request would queue it: composed, then claimed by the mailer (which
+    /// answers it unchanged when not running).
+    func composedMessage(to recipient: String) throws -> OutboxRecord {
+        let mail = try mailer.composer.compose(
+            MailRequest(kind: .test, project: exampleProject(), recipient: recipient)
+        )
+        return mailer.claim(WriteTransaction.outboxRecord(for: mail, at: clock.nowMilliseconds()))
+    }
+
+    @Test func aHandedOverMessageIsSentAtOnceWithoutAClaimingWrite() throws {
+        // Workers look in the outbox only once a minute here: only the hand-over can be quick.
+        let tests = try MailerTests(transport: RecordingTransport(), pollMilliseconds: 60_000)
+        tests.mailer.start()
+        defer { tests.mailer.stop() }
+        let record = try tests.composedMessage(to: "ada@example.com")
+        #expect(record.state == .sending && record.attempts == 1 && record.claimedBy?.hasSuffix("#direct") == true)
+        try tests.store.write { try $0.insertOutboxMessage(record) }
+        // Stored claimed: no other worker (here or on another node) takes it meanwhile.
+        #expect(tests.mailer.deliverDueMessages(worker: "elsewhere") == 0)
+        tests.mailer.deliver(record)
+        let deadline = Date().addingTimeInterval(10)
+        while try tests.message(record.id).state != .sent && Date() < deadline { usleep(5_000) }
+        let sent = try tests.message(record.id)
+        #expect(sent.state == .sent && sent.attempts == 1 && sent.claimedBy == nil && sent.transport == "recording")
+        #expect(tests.transport.delivered.withLock { $0.map(\.messageID) } == [record.messageID])
+    }
+
+    @Test func aHandedOverMessageThatIsNeverSentGoesOutOnceItsClaimLapses() throws {
+        mailer.start()
+        let record = try composedMessage(to: "ada@example.com")
+        try store.write { try $0.insertOutboxMessage(record) }
+        mailer.stop()  // the node "dies" between the commit and the hand-over
+        #expect(mailer.deliverDueMessages(worker: "w") == 0)
+        clock.advance(milliseconds: 30_001)
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        let sent = try message(record.id)
+        #expect(sent.state == .sent && sent.attempts == 2)
+    }
+
+    @Test func aHandedOverMessageThatWaitedTooLongIsLeftToItsClaim() throws {
+        mailer.isRunning.store(true, ordering: .relaxed)  // hand-overs accepted, no worker runs
+        let record = try composedMessage(to: "ada@example.com")
+        try store.write { try $0.insertOutboxMessage(record) }
+        mailer.deliver(record)
+        clock.advance(milliseconds: 15_001)  // less than half of its 30 s claim left
+        #expect(mailer.deliverHandedOverMessages() == 1)
+        #expect(transport.delivered.withLock { $0.isEmpty })
+        #expect(try message(record.id).state == .sending)
+        clock.advance(milliseconds: 15_000)
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        #expect(transport.delivered.withLock { $0.map(\.messageID) } == [record.messageID])
+    }
+
+    @Test func aHandedOverMessageWithHalfItsClaimLeftIsSent() throws {
+        mailer.isRunning.store(true, ordering: .relaxed)
+        let record = try composedMessage(to: "ada@example.com")
+        try store.write { try $0.insertOutboxMessage(record) }
+        mailer.deliver(record)
+        clock.advance(milliseconds: 15_000)
+        #expect(mailer.deliverHandedOverMessages() == 1)
+        #expect(try message(record.id).state == .sent)
+    }
+
+    @Test func messagesHandedToAStoppedMailerGoBackToTheOutbox() throws {
+        mailer.start()
+        let record = try composedMessage(to: "ada@example.com")
+        try store.write { try $0.insertOutboxMessage(record) }
+        mailer.stop()
+        mailer.deliver(record)
+        let released = try message(record.id)
+        #expect(released.state == .queued && released.attempts == 0 && released.claimedBy == nil)
+        #expect(try composedMessage(to: "bob@example.com").state == .queued)  // stopped: not claimed
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        #expect(try message(record.id).state == .sent)
     }
 
     @Test func sampleActionEmailsCarryASampleLinkAndNoAction() throws {

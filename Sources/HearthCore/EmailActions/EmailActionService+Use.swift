@@ -53,8 +53,17 @@ extension EmailActionService {
         let recovery =
             preview.operation == .verifyAndChangeEmail
             ? try recoveryMail(for: preview, project: project, apiKey: apiKey, now: now) : nil
-        let developmentProjectID = developmentProjectID
-        return try store.write { [self] transaction in
+        // The recovery email is built (and claimed for sending) before the write, stored by it
+        // only if the code turns out to be a verify-and-change code, and sent once durable.
+        let recoveryMessage = recovery.map { recovery in
+            let record = WriteTransaction.outboxRecord(
+                for: recovery.mail,
+                action: project.id == developmentProjectID ? recovery.action : nil,
+                at: now
+            )
+            return dispatcher?.claim(record) ?? record
+        }
+        let applied = try store.write { [self] transaction in
             let usable = try usableCode(code, project: project, in: transaction, now: now)
             guard let localID = usable.info.localID else { throw AuthError.invalidOOBCode }
             var changes = AccountChanges()
@@ -81,16 +90,16 @@ extension EmailActionService {
                 in: transaction,
                 nowMilliseconds: now
             )
-            if let recovery, usable.info.operation == .verifyAndChangeEmail {
+            if let recovery, let recoveryMessage, usable.info.operation == .verifyAndChangeEmail {
                 try transaction.insertActionCode(recovery.record)
-                try transaction.enqueueMail(
-                    recovery.mail,
-                    action: project.id == developmentProjectID ? recovery.action : nil,
-                    at: now
-                )
+                try transaction.insertOutboxMessage(recoveryMessage)
             }
             return Applied(info: usable.info, account: outcome.account)
         }
+        if let recoveryMessage, applied.info.operation == .verifyAndChangeEmail {
+            dispatcher?.deliver(recoveryMessage)
+        }
+        return applied
     }
 
     /// Signs in (creating the account if needed) with an email-link code sent to `email`.

@@ -14,6 +14,9 @@ public final class EmailActionService: Sendable {
     /// The development seed's project, whose queued emails also keep their code in clear
     /// for `GET /emulator/v1/projects/{p}/oobCodes`; no other project's do.
     public let developmentProjectID: String?
+    /// Sends the emails of committed requests at once; without one, they wait in the outbox
+    /// for a delivery worker's next look.
+    public let dispatcher: (any MailDispatcher)?
 
     public init(
         store: any Store,
@@ -21,7 +24,8 @@ public final class EmailActionService: Sendable {
         accounts: AccountService,
         composer: any MailComposer,
         publicURL: String,
-        developmentProjectID: String?
+        developmentProjectID: String?,
+        dispatcher: (any MailDispatcher)? = nil
     ) {
         self.store = store
         self.clock = clock
@@ -29,6 +33,7 @@ public final class EmailActionService: Sendable {
         self.composer = composer
         self.publicURL = publicURL
         self.developmentProjectID = developmentProjectID
+        self.dispatcher = dispatcher
     }
 
     /// Who asks for a code.
@@ -103,6 +108,8 @@ public final class EmailActionService: Sendable {
         public let sent: Sent
         /// Counts the limits, stores the code and queues the email, in one transaction.
         public let write: @Sendable (WriteTransaction) throws -> Void
+        /// Call once `write` is durable (not if it failed): sends the email it queued.
+        public let committed: @Sendable () -> Void
     }
 
     // MARK: - Sending
@@ -110,6 +117,7 @@ public final class EmailActionService: Sendable {
     public func sendOobCode(project: Project, _ request: Request) throws -> Sent {
         let prepared = try prepareSend(project: project, request)
         try store.write(prepared.write)
+        prepared.committed()
         return prepared.sent
     }
 
@@ -184,7 +192,11 @@ public final class EmailActionService: Sendable {
             code: code,
             link: link
         )
-        let message = mail.map { WriteTransaction.outboxRecord(for: $0, action: action, at: now) }
+        let dispatcher = target.silent ? nil : dispatcher
+        let message = mail.map { mail in
+            let record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
+            return dispatcher?.claim(record) ?? record
+        }
         let limits = SendLimits(project: project)
         let caller = request.caller
         let silent = target.silent
@@ -194,14 +206,25 @@ public final class EmailActionService: Sendable {
             oobCode: request.returnOobLink ? code : nil,
             oobLink: request.returnOobLink ? link : nil
         )
-        return PreparedSend(sent: sent) { transaction in
-            if case .client(let clientAddress) = caller {
-                try limits.record(recipient: recipient, clientAddress: clientAddress, in: transaction, now: now / 1_000)
+        return PreparedSend(
+            sent: sent,
+            write: { transaction in
+                if case .client(let clientAddress) = caller {
+                    try limits.record(
+                        recipient: recipient,
+                        clientAddress: clientAddress,
+                        in: transaction,
+                        now: now / 1_000
+                    )
+                }
+                if silent { return }
+                try transaction.insertActionCode(record)
+                if let message { try transaction.insertOutboxMessage(message) }
+            },
+            committed: {
+                if let dispatcher, let message { dispatcher.deliver(message) }
             }
-            if silent { return }
-            try transaction.insertActionCode(record)
-            if let message { try transaction.insertOutboxMessage(message) }
-        }
+        )
     }
 
     /// Finds the account and addresses of a `sendOobCode` request, or the reason it fails.

@@ -55,7 +55,8 @@ public final class HearthApplication: Sendable {
             accounts: accounts,
             composer: mailer.composer,
             publicURL: publicURL,
-            developmentProjectID: developmentProjectID
+            developmentProjectID: developmentProjectID,
+            dispatcher: mailer
         )
         installations = InstallationService(
             store: store,

@@ -56,7 +56,9 @@ extension HearthApplication {
         // The write (code, email, limits) is one durable group commit; the worker thread
         // serves other requests while it happens.
         let sent = prepared.sent
+        let committed = prepared.committed
         return deferredWrite(prepared.write) { _ in
+            committed()
             var object = JSONObject()
             object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
             object["email"] = .string(sent.email)

@@ -111,6 +111,19 @@ extension WriteTransaction {
         )
     }
 
+    /// Puts a message that `worker` claimed but never tried back in the queue, due at once
+    /// (its claim did not count as an attempt).
+    public func releaseOutboxClaim(id: String, worker: String, at now: Int64) throws(StoreError) {
+        try connection.execute(
+            """
+            UPDATE mail_outbox
+            SET state = 'queued', attempts = attempts - 1, next_attempt_at = ?, claimed_until = NULL, claimed_by = NULL
+            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            """,
+            [.integer(now), .text(id), .text(worker)]
+        )
+    }
+
     /// Gives up on a message, if `worker` still holds it.
     public func failOutboxMessage(id: String, worker: String, error: String, at now: Int64) throws(StoreError) {
         try connection.execute(

@@ -1,0 +1,18 @@
+public import HearthStore
+
+/// Sends a node's own messages as soon as the write that queued them is durable, without the
+/// delivery workers having to find them in the outbox first. Implemented by `HearthMail`'s
+/// `Mailer`.
+///
+/// A message handed over this way is written already claimed by this node (state `sending`,
+/// with a claim that lapses like any other), so no worker elsewhere takes it meanwhile, and
+/// the worker that sends it needs no claiming write. If the node dies before sending it, the
+/// claim lapses and any worker sends it: delivery stays at least once.
+public protocol MailDispatcher: Sendable {
+    /// `record` as this node's to send, to be written in place of it; `record` unchanged when
+    /// this node is not sending mail now (it is then found by polling, like any message).
+    func claim(_ record: OutboxRecord) -> OutboxRecord
+
+    /// The write that stored `record` (as `claim` answered it) is durable: send it.
+    func deliver(_ record: OutboxRecord)
+}

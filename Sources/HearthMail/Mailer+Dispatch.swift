@@ -1,0 +1,91 @@
+import HearthBase
+public import HearthCore
+public import HearthStore
+import Synchronization
+
+/// Messages handed straight from the writes that queue them (`MailDispatcher`): written
+/// already claimed by this node, sent by the next free worker without a claiming write, and
+/// given back to the outbox if the mailer stops first.
+extension Mailer: MailDispatcher {
+    /// Claims on handed-over messages are held in this name (`claimed_by`).
+    var dispatchWorker: String { "\(nodeName)#direct" }
+
+    /// Handed-over messages a worker sends before recording their outcomes in one write.
+    static let handOverBatch = 32
+
+    /// Handed-over messages kept waiting at most; past this a message is left to its claim,
+    /// which lapses (`claimMilliseconds`) and lets any worker send it.
+    static let handOverCapacity = 10_000
+
+    public func claim(_ record: OutboxRecord) -> OutboxRecord {
+        guard isRunning.load(ordering: .relaxed) else { return record }
+        var claimed = record
+        claimed.state = .sending
+        claimed.attempts = 1
+        claimed.claimedBy = dispatchWorker
+        claimed.claimedUntil = record.createdAt + configuration.claimMilliseconds
+        claimed.nextAttemptAt = record.createdAt + configuration.claimMilliseconds
+        return claimed
+    }
+
+    public func deliver(_ record: OutboxRecord) {
+        guard record.claimedBy == dispatchWorker else { return }  // not claimed: workers find it
+        guard isRunning.load(ordering: .relaxed) else {
+            releaseClaims(of: [record])
+            return
+        }
+        let accepted = handedOver.withLock { queue in
+            guard queue.count < Self.handOverCapacity else { return false }
+            queue.append(record)
+            return true
+        }
+        if accepted { wakeWorkers() }
+    }
+
+    /// Sends a batch of handed-over messages and records the outcomes; answers how many it
+    /// took from the queue.
+    ///
+    /// A message that waited so long that less than half of its claim is left is not sent
+    /// from here: its claim could lapse mid-send and another worker take it too. It is left to
+    /// the claim, after which any worker sends it.
+    func deliverHandedOverMessages() -> Int {
+        let taken = handedOver.withLock { queue -> [OutboxRecord] in
+            if queue.count <= Self.handOverBatch {
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
+            defer { queue.removeFirst(Self.handOverBatch) }
+            return Array(queue.prefix(Self.handOverBatch))
+        }
+        let latest = clock.nowMilliseconds() + configuration.claimMilliseconds / 2
+        let batch = taken.filter { ($0.claimedUntil ?? 0) >= latest }
+        if !batch.isEmpty { record(batch.map { ($0, send($0)) }, worker: dispatchWorker) }
+        return taken.count
+    }
+
+    /// Gives the handed-over messages nobody sent back to the outbox (the mailer stops).
+    func releaseHandedOverMessages() {
+        let left = handedOver.withLock { queue in
+            defer { queue.removeAll() }
+            return queue
+        }
+        if !left.isEmpty { releaseClaims(of: left) }
+    }
+
+    private func releaseClaims(of records: [OutboxRecord]) {
+        let ids = records.map(\.id)
+        let worker = dispatchWorker
+        let now = clock.nowMilliseconds()
+        do {
+            try store.write { transaction in
+                for id in ids { try transaction.releaseOutboxClaim(id: id, worker: worker, at: now) }
+            }
+        } catch {
+            // The claims lapse instead, and the messages are sent then: later, not lost.
+            log.warning(
+                "cannot give handed-over mail back to the outbox",
+                ["count": .int(Int64(ids.count)), "error": .string(String(describing: error))]
+            )
+        }
+    }
+}
