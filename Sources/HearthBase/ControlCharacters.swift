@@ -1,7 +1,12 @@
 /// The control characters (Unicode category Cc: U+0000–U+001F and U+007F–U+009F), found on
 /// UTF-8 bytes: the C0 ones and DEL are single bytes, the C1 ones are 0xC2 followed by
 /// 0x80–0x9F (a byte that never starts a character, so the pair cannot be misread).
+///
+/// Inlinable, so callers in other modules get a loop specialised to their string type
+/// instead of walking the bytes through generic witness calls (measured: 7 % of a
+/// `sendOobCode`'s HTTP-thread time before).
 public enum ControlCharacters {
+    @inlinable
     public static func occur(in text: some StringProtocol) -> Bool {
         var afterC2 = false
         for byte in text.utf8 {
