@@ -59,6 +59,69 @@ import Testing
         #expect(rows == 6000)
     }
 
+    /// SQLite marks the log index as in use with a shared lock on one of its bytes (the
+    /// "dead-man switch"); a process that finds it unlocked treats the index as abandoned and
+    /// truncates it, under the feet of every process still using it (which then crash with a
+    /// bus error reading it, or corrupt it). POSIX locks belong to the process and die with
+    /// any of its descriptors of the file closed, so Hearth must never open and close the
+    /// index itself. A second process (Python) probes the lock after reads and writes.
+    @Test func anotherProcessFindsTheLogIndexInUseWhileTheStoreIsOpen() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-dms-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("test.db").path
+        let store = try SQLiteStore(
+            SQLiteStore.Configuration(path: path),
+            migrations: Schema.migrations + [Self.scratchTable]
+        )
+        defer { store.close() }
+        for id in 1...3 {
+            try store.write {
+                try $0.connection.execute("INSERT INTO scratch (id, payload) VALUES (?, x'00')", [.integer(Int64(id))])
+            }
+            _ = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
+        }
+        // Byte 128 of the index: SQLite's unix VFS takes it shared in every process using it.
+        let probe = """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR)
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)
+                print("free")
+            except OSError:
+                print("held")
+            """
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["HEARTH_TEST_PYTHON"] ?? "/usr/bin/python3"
+        )
+        process.arguments = ["-c", probe, path + "-shm"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(answer.trimmingCharacters(in: .whitespacesAndNewlines) == "held")
+    }
+
+    @Test func theLogIndexHeaderIsReadThroughSQLitesOwnMapAndChangesWithEveryCommit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-shm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let connection = try SQLiteConnection(
+            path: directory.appendingPathComponent("test.db").path,
+            readOnly: false,
+            busyTimeoutMilliseconds: 1000
+        )
+        try connection.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER);")
+        let index = WriteAheadLogIndex(region: connection.mappedLogIndex())
+        let before = try #require(index.header())
+        try connection.execute("INSERT INTO t VALUES (1)", [])
+        let after = try #require(index.header())
+        #expect(after != before)
+        #expect(index.header() == after)
+    }
+
     @Test func aReadSeesWhatAnotherProcessCommittedRightBeforeIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-two-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

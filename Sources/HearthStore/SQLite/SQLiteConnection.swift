@@ -67,6 +67,22 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         return rows
     }
 
+    /// The first region of the database's write-ahead-log index, as SQLite itself maps it for
+    /// this connection (the VFS's `xShmMap`, never extending the file); `nil` without one.
+    /// Valid while a connection of this process to the database is open. Call it before the
+    /// connection is handed to another thread.
+    func mappedLogIndex() -> UnsafeRawPointer? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+            let map = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // 32 KiB: the size of SQLite's index regions (it maps them no other way).
+        guard map(file, 0, 32_768, 0, &region) == SQLITE_OK, let region else { return nil }
+        return UnsafeRawPointer(region)
+    }
+
     func executeScript(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)

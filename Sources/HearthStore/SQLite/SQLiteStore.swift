@@ -61,7 +61,6 @@ public final class SQLiteStore: Store {
         self.configuration = configuration
         let readers = ReaderPool(capacity: configuration.pooledReaders)
         self.readers = readers
-        logIndex = WriteAheadLogIndex(databasePath: configuration.path)
         let connection = try SQLiteConnection(
             path: configuration.path,
             readOnly: false,
@@ -80,6 +79,7 @@ public final class SQLiteStore: Store {
             """
         )
         try Migration.apply(migrations, on: connection)
+        logIndex = WriteAheadLogIndex(region: connection.mappedLogIndex())
         var sync: (@Sendable () throws -> Void)?
         if configuration.pipelinedSync {
             // WAL with synchronous=NORMAL syncs around checkpoints only; the syncer thread
