@@ -21,7 +21,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("test.db").path)
         configuration.checkpointIntervalMilliseconds = 10
-        configuration.writerCheckpointFrames = 1_000  // the log starts over past ~4 MiB
         let store = try SQLiteStore(configuration, migrations: Schema.migrations + [Self.scratchTable])
         defer { store.close() }
 

@@ -28,16 +28,7 @@ public final class SQLiteStore: Store {
         /// wait for the sync: an acknowledged write survives power loss either way.
         public var pipelinedSync = true
         /// Background checkpoints run this often while commits keep coming.
-        public var checkpointIntervalMilliseconds = 30
-        /// The writer checkpoints itself in the commit that takes the log past this many
-        /// frames (`wal_autocheckpoint`), and the log starts over at the next write. Set well
-        /// above what the background thread lets pile up between two of its runs, so the
-        /// writer's own checkpoint finds little left to copy and comes rarely: at 1000 frames
-        /// and 100 ms, a durable-write load of ~15 k frames a second had the writer copy most
-        /// pages itself (13 % of its time under the sendOobCode row). Measured with 4000 and
-        /// 30 ms in paired runs: the writer's time per sendOobCode −12 %, rate +10 %;
-        /// installation create +8 %, its p99 unchanged.
-        public var writerCheckpointFrames = 4_000
+        public var checkpointIntervalMilliseconds = 100
 
         public init(path: String) { self.path = path }
     }
@@ -75,7 +66,6 @@ public final class SQLiteStore: Store {
             PRAGMA cache_size = -\(configuration.writerCacheKiB);
             PRAGMA mmap_size = \(configuration.mmapBytes);
             PRAGMA journal_size_limit = \(Self.logSizeLimitBytes);
-            PRAGMA wal_autocheckpoint = \(configuration.writerCheckpointFrames);
             """
         )
         try Migration.apply(migrations, on: connection)
