@@ -217,6 +217,23 @@ final class RecordingTransport: MailTransport {
         #expect(try message(record.id).state == .sent)
     }
 
+    @Test func aHandedOverMessageThatFailsIsRetriedFromTheOutbox() throws {
+        mailer.isRunning.store(true, ordering: .relaxed)  // hand-overs accepted, no worker runs
+        transport.failure.withLock { $0 = NetworkError(.transport, "connection refused") }
+        let record = try composedMessage(to: "ada@example.com")
+        try store.write { try $0.insertOutboxMessage(record) }
+        mailer.deliver(record)
+        #expect(mailer.deliverHandedOverMessages() == 1)
+        let retry = try message(record.id)
+        #expect(retry.state == .queued && retry.attempts == 1 && retry.lastError == "connection refused")
+        #expect(retry.claimedBy == nil)
+        transport.failure.withLock { $0 = nil }
+        clock.advance(milliseconds: 1_000)
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        let sent = try message(record.id)
+        #expect(sent.state == .sent && sent.attempts == 2)
+    }
+
     @Test func messagesHandedToAStoppedMailerGoBackToTheOutbox() throws {
         mailer.start()
         let record = try composedMessage(to: "ada@example.com")
