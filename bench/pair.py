@@ -13,7 +13,6 @@ a scratch switch against the same build.
 
 import argparse
 import collections
-import glob
 import os
 import statistics
 import sys
@@ -23,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from probe import thread_times  # noqa: E402
 from rows_email import start_server  # noqa: E402
 from run import Hearth, wrk  # noqa: E402
 
@@ -32,14 +32,8 @@ FAMILIES = ("store-writer", "MHD-single", "store-syncer", "mail-send", "wal-chec
 def thread_cpu(pid):
     """On-CPU microseconds so far per thread family (numbered threads summed)."""
     totals = collections.Counter()
-    for task in glob.glob(f"/proc/{pid}/task/*"):
-        try:
-            with open(f"{task}/comm") as f:
-                name = f.read().strip().rstrip("0123456789").rstrip("-") or "?"
-            with open(f"{task}/schedstat") as f:
-                totals[name] += int(f.read().split()[0]) / 1e3
-        except OSError:
-            continue  # the thread ended meanwhile
+    for name, _, on_cpu, _ in thread_times(pid).values():
+        totals[name.rstrip("0123456789").rstrip("-") or "?"] += on_cpu * 1e6
     return totals
 
 

@@ -31,7 +31,7 @@ extension Mailer: MailDispatcher {
     public func deliver(_ record: OutboxRecord) {
         guard record.claimedBy == dispatchWorker else { return }  // not claimed: workers find it
         guard isRunning.load(ordering: .relaxed) else {
-            releaseClaims(of: [record])
+            releaseClaims(of: [record], waiting: false)
             return
         }
         let accepted = handedOver.withLock { queue in
@@ -69,17 +69,24 @@ extension Mailer: MailDispatcher {
             defer { queue.removeAll() }
             return queue
         }
-        if !left.isEmpty { releaseClaims(of: left) }
+        if !left.isEmpty { releaseClaims(of: left, waiting: true) }
     }
 
-    private func releaseClaims(of records: [OutboxRecord]) {
+    /// Puts `records` back in the outbox. `waiting` returns once that is durable; otherwise
+    /// the write is queued (for `deliver`, which runs on the store's thread).
+    private func releaseClaims(of records: [OutboxRecord], waiting: Bool) {
         let ids = records.map(\.id)
         let worker = dispatchWorker
         let now = clock.nowMilliseconds()
+        let release: @Sendable (WriteTransaction) throws -> Void = { transaction in
+            for id in ids { try transaction.releaseOutboxClaim(id: id, worker: worker, at: now) }
+        }
+        guard waiting else {
+            store.enqueueWrite(release)  // a failure is reported by the store; the claims lapse
+            return
+        }
         do {
-            try store.write { transaction in
-                for id in ids { try transaction.releaseOutboxClaim(id: id, worker: worker, at: now) }
-            }
+            try store.write(release)
         } catch {
             // The claims lapse instead, and the messages are sent then: later, not lost.
             log.warning(

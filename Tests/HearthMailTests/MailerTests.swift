@@ -234,12 +234,32 @@ final class RecordingTransport: MailTransport {
         #expect(sent.state == .sent && sent.attempts == 2)
     }
 
+    @Test func aHandOverFromTheStoresOwnThreadAfterAStopDoesNotWaitForTheStore() throws {
+        mailer.start()
+        let record = try composedMessage(to: "ada@example.com")
+        mailer.stop()
+        // As the deferred sendOobCode route does: hand over from the write's completion, which
+        // runs on the store's thread. Giving the claim back must not wait for that thread.
+        let handedOver = DispatchSemaphore(value: 0)
+        store.write(
+            { try $0.insertOutboxMessage(record) },
+            completion: { [mailer] _ in
+                mailer.deliver(record)
+                handedOver.signal()
+            }
+        )
+        try #require(handedOver.wait(timeout: .now() + 10) == .success)
+        try store.write { _ in }  // applied after the queued release
+        #expect(try message(record.id).state == .queued)
+    }
+
     @Test func messagesHandedToAStoppedMailerGoBackToTheOutbox() throws {
         mailer.start()
         let record = try composedMessage(to: "ada@example.com")
         try store.write { try $0.insertOutboxMessage(record) }
         mailer.stop()
-        mailer.deliver(record)
+        mailer.deliver(record)  // queues the release without waiting (it may run on the store's thread)
+        try store.write { _ in }  // applied after the queued release
         let released = try message(record.id)
         #expect(released.state == .queued && released.attempts == 0 && released.claimedBy == nil)
         #expect(try composedMessage(to: "bob@example.com").state == .queued)  // stopped: not claimed

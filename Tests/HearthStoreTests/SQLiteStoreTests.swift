@@ -65,15 +65,8 @@ import Testing
     /// any of its descriptors of the file closed, so Hearth must never open and close the
     /// index itself. A second process (Python) probes the lock after reads and writes.
     @Test func anotherProcessFindsTheLogIndexInUseWhileTheStoreIsOpen() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-dms-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("test.db").path
-        let store = try SQLiteStore(
-            SQLiteStore.Configuration(path: path),
-            migrations: Schema.migrations + [Self.scratchTable]
-        )
-        defer { store.close() }
+        let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [Self.scratchTable])
+        let store = fixture.store
         for id in 1...3 {
             try store.write {
                 try $0.connection.execute("INSERT INTO scratch (id, payload) VALUES (?, x'00')", [.integer(Int64(id))])
@@ -94,7 +87,7 @@ import Testing
         process.executableURL = URL(
             fileURLWithPath: ProcessInfo.processInfo.environment["HEARTH_TEST_PYTHON"] ?? "/usr/bin/python3"
         )
-        process.arguments = ["-c", probe, path + "-shm"]
+        process.arguments = ["-c", probe, fixture.path + "-shm"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -192,7 +192,6 @@ public final class EmailActionService: Sendable {
             code: code,
             link: link
         )
-        let dispatcher = target.silent ? nil : dispatcher
         let message = mail.map { mail in
             let record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
             return dispatcher?.claim(record) ?? record
@@ -221,7 +220,7 @@ public final class EmailActionService: Sendable {
                 try transaction.insertActionCode(record)
                 if let message { try transaction.insertOutboxMessage(message) }
             },
-            committed: {
+            committed: { [dispatcher] in
                 if let dispatcher, let message { dispatcher.deliver(message) }
             }
         )

@@ -13,6 +13,8 @@ public protocol MailDispatcher: Sendable {
     /// this node is not sending mail now (it is then found by polling, like any message).
     func claim(_ record: OutboxRecord) -> OutboxRecord
 
-    /// The write that stored `record` (as `claim` answered it) is durable: send it.
+    /// The write that stored `record` (as `claim` answered it) is durable: send it. Called
+    /// from a deferred write's completion, on the store's own thread: must not wait for the
+    /// store (a write made and awaited there would wait for that very thread).
     func deliver(_ record: OutboxRecord)
 }
