@@ -34,12 +34,15 @@ extension Mailer: MailDispatcher {
             releaseClaims(of: [record], waiting: false)
             return
         }
-        let accepted = handedOver.withLock { queue in
+        // Only a hand-over into an empty queue wakes a worker (one): a non-empty queue has a
+        // worker on its way, which takes everything queued by the time it gets there. Under
+        // load that makes batches instead of a wake, and an outcome write, per message.
+        let wakes = handedOver.withLock { queue in
             guard queue.count < Self.handOverCapacity else { return false }
             queue.append(record)
-            return true
+            return queue.count == 1
         }
-        if accepted { wakeWorkers() }
+        if wakes { wakeOneWorker() }
     }
 
     /// Sends a batch of handed-over messages and records the outcomes; answers how many it

@@ -29,7 +29,8 @@ public final class Mailer: Sendable {
     /// Identifies this process's claims (`claimed_by`): host, process and a random part.
     let nodeName: String
     private let chooseTransport: @Sendable (String) -> any MailTransport
-    private let workers = Mutex<[PeriodicWorker]>([])
+    /// The delivery workers (the ones `wake` wakes), then the clean-up worker.
+    private let workers = Mutex<(delivery: [PeriodicWorker], cleanup: PeriodicWorker?)>(([], nil))
     private let isStopping = Atomic<Bool>(false)
     /// Whether the workers run, so messages may be handed to them (`MailDispatcher`).
     let isRunning = Atomic<Bool>(false)
@@ -37,6 +38,8 @@ public final class Mailer: Sendable {
     let handedOver = Mutex<[OutboxRecord]>([])
     /// Set by `wake()`: the next worker round looks in the outbox even if it looked recently.
     private let lookRequested = Atomic<Bool>(false)
+    /// Whose turn it is to be woken by `wakeOneWorker`.
+    private let nextWake = Atomic<Int>(0)
     private let lastDeadlineSweep = Atomic<Int64>(.min / 2)
     static let deadlineSweepMilliseconds: Int64 = 5_000
 
@@ -113,10 +116,10 @@ public final class Mailer: Sendable {
                 }
             )
         }
-        started.append(
-            PeriodicWorker(named: "mail-cleanup", intervalMilliseconds: 60_000) { [self] in removeFinishedMessages() }
-        )
-        workers.withLock { $0 = started }
+        let cleanup = PeriodicWorker(named: "mail-cleanup", intervalMilliseconds: 60_000) { [self] in
+            removeFinishedMessages()
+        }
+        workers.withLock { $0 = (started, cleanup) }
     }
 
     /// Stops the workers after the messages in their hands; the rest stay queued.
@@ -124,10 +127,11 @@ public final class Mailer: Sendable {
         isRunning.store(false, ordering: .relaxed)
         isStopping.store(true, ordering: .relaxed)
         let running = workers.withLock { workers in
-            defer { workers.removeAll() }
+            defer { workers = ([], nil) }
             return workers
         }
-        for worker in running { worker.stop() }
+        for worker in running.delivery { worker.stop() }
+        running.cleanup?.stop()
         releaseHandedOverMessages()
     }
 
@@ -138,7 +142,16 @@ public final class Mailer: Sendable {
     }
 
     func wakeWorkers() {
-        for worker in workers.withLock({ $0 }) { worker.wake() }
+        for worker in workers.withLock({ $0.delivery }) { worker.wake() }
+    }
+
+    /// Wakes the delivery workers in turn, one per call.
+    func wakeOneWorker() {
+        let turn = nextWake.add(1, ordering: .relaxed).oldValue
+        let worker = workers.withLock { workers in
+            workers.delivery.isEmpty ? nil : workers.delivery[turn % workers.delivery.count]
+        }
+        worker?.wake()
     }
 
     /// One round of `worker`: fails messages past their deadline, claims a batch of due

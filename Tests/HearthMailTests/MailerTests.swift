@@ -181,6 +181,26 @@ final class RecordingTransport: MailTransport {
         #expect(tests.transport.delivered.withLock { $0.map(\.messageID) } == [record.messageID])
     }
 
+    @Test func aHandOverCostsItsOutcomeWriteAndNothingElse() throws {
+        // Before, every hand-over also woke the clean-up worker, which then wrote to the store.
+        let tests = try MailerTests(transport: RecordingTransport(), pollMilliseconds: 60_000)
+        tests.mailer.start()
+        defer { tests.mailer.stop() }
+        usleep(200_000)  // the workers' first rounds (the clean-up's first write) are over
+        let writesBefore = tests.store.statistics.writes
+        for index in 0..<5 {
+            let record = try tests.composedMessage(to: "ada\(index)@example.com")
+            try tests.store.write { try $0.insertOutboxMessage(record) }
+            tests.mailer.deliver(record)
+            let deadline = Date().addingTimeInterval(10)
+            while try tests.message(record.id).state != .sent && Date() < deadline { usleep(2_000) }
+            #expect(try tests.message(record.id).state == .sent)
+        }
+        usleep(100_000)  // a stray write would have landed by now
+        // Five inserts (this test's own) and five outcome writes.
+        #expect(tests.store.statistics.writes - writesBefore == 10)
+    }
+
     @Test func aHandedOverMessageThatIsNeverSentGoesOutOnceItsClaimLapses() throws {
         mailer.start()
         let record = try composedMessage(to: "ada@example.com")
