@@ -33,18 +33,23 @@ final class GroupCommitWriter: Sendable {
     /// `DispatchTime` uptime of the latest commit, in nanoseconds (0 before the first).
     private let lastCommitUptime = Atomic<UInt64>(0)
     private let maximumBatch: Int
+    private let afterCommit: (@Sendable (any SQLConnection) throws -> Void)?
     private let report: @Sendable (String) -> Void
 
     /// Starts the writer thread. `connection` is used by that thread only from now on.
     /// - Parameter syncAfterCommit: makes every commit so far durable (an fsync of the
     ///   write-ahead log); `nil` when the database syncs each commit itself.
+    /// - Parameter afterCommit: runs on the writer's connection after each commit, once the
+    ///   group is on its way to the syncer (or its callers), before the next group starts.
     init(
         connection: sending any SQLConnection,
         maximumBatch: Int = 512,
         syncAfterCommit: (@Sendable () throws -> Void)? = nil,
+        afterCommit: (@Sendable (any SQLConnection) throws -> Void)? = nil,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.maximumBatch = maximumBatch
+        self.afterCommit = afterCommit
         self.report = report
         self.syncAfterCommit = syncAfterCommit
         let box = ConnectionBox(connection)
@@ -174,6 +179,13 @@ final class GroupCommitWriter: Sendable {
             unsynced.withLockThenBroadcast { $0.groups.append(batch) }
         } else {
             finish(batch, failure: nil)
+        }
+        if let afterCommit {
+            do {
+                try afterCommit(connection)
+            } catch {
+                report("after-commit step failed: \(error)")
+            }
         }
     }
 

@@ -32,6 +32,46 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
+        logFrames?.deallocate()
+    }
+
+    // MARK: - Checkpoints
+
+    /// Where the log-commit hook keeps the frame count of the write-ahead log after this
+    /// connection's latest commit; `nil` until `checkpointsOnRequest` is called.
+    private var logFrames: UnsafeMutablePointer<Int32>?
+
+    /// Turns SQLite's automatic checkpoint off for this connection and records, instead, the
+    /// log's length after each of its commits, for `checkpointIfLogReaches` to act on.
+    ///
+    /// SQLite's own checkpoint runs *inside* the commit that takes the log past its limit
+    /// (a commit hook), so the commit's callers wait for the copy and its two syncs before the
+    /// commit even counts as made. Run after the commit instead, the checkpoint overlaps
+    /// with whatever comes next for that commit (its sync, its answers). The hook is the same
+    /// one SQLite's automatic checkpoint uses, so setting it replaces that.
+    func checkpointsOnRequest() {
+        let frames = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        frames.initialize(to: 0)
+        logFrames = frames
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frameCount in
+                context?.assumingMemoryBound(to: Int32.self).pointee = frameCount
+                return SQLITE_OK
+            },
+            frames
+        )
+    }
+
+    /// Runs a passive checkpoint (what SQLite's automatic one is) when this connection's
+    /// latest commit left the log at `frames` frames or more. Between transactions only.
+    func checkpointIfLogReaches(_ frames: Int32) throws(StoreError) {
+        guard let logFrames, logFrames.pointee >= frames else { return }
+        var logged: Int32 = 0
+        var copied: Int32 = 0
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
+        // Busy: another connection is checkpointing; this one tries again after its next commit.
+        if status != SQLITE_OK && status & 0xFF != SQLITE_BUSY { throw error(status, sql: "checkpoint") }
     }
 
     @discardableResult

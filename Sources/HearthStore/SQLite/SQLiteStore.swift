@@ -40,6 +40,8 @@ public final class SQLiteStore: Store {
     private static let quietMillisecondsBeforeKeepingSnapshots: UInt64 = 50
     /// After a burst the log file is cut back to this size when it starts over.
     private static let logSizeLimitBytes = 64 << 20
+    /// The log length at which the writer checkpoints after a commit (SQLite's default).
+    private static let checkpointFrames: Int32 = 1000
     private let logIndex: WriteAheadLogIndex
     private let isClosed = Atomic<Bool>(false)
 
@@ -78,10 +80,17 @@ public final class SQLiteStore: Store {
             let log = WriteAheadLogFile(path: configuration.path + "-wal")
             sync = { try log.sync() }
         }
+        // The writer still checkpoints by itself when the log reaches SQLite's usual 1000
+        // frames (between two of its transactions, so it can copy the log's very end and the
+        // next write starts the log over), but after handing the commit on, not inside it.
+        connection.checkpointsOnRequest()
         let writer = GroupCommitWriter(
             connection: connection,
             maximumBatch: configuration.maximumBatch,
             syncAfterCommit: sync,
+            afterCommit: { connection in
+                try (connection as? SQLiteConnection)?.checkpointIfLogReaches(Self.checkpointFrames)
+            },
             report: report
         )
         self.writer = writer

@@ -3,9 +3,10 @@ import HearthBase
 /// Copies committed pages from the write-ahead log back into the database file on its own
 /// thread and connection, so that little is left for the checkpoints the writer runs itself.
 ///
-/// SQLite checkpoints inside the commit that takes the log past 1000 frames, on the writer's
-/// thread: the writer copies every page committed since the last checkpoint and syncs the
-/// database file, and the whole commit pipeline waits. This thread runs a passive checkpoint
+/// The writer checkpoints after a commit that leaves the log at 1000 frames or more (on its
+/// own thread, `SQLiteConnection.checkpointIfLogReaches`): it copies every page committed
+/// since the last checkpoint and syncs the database file, and the next group waits for it.
+/// This thread runs a passive checkpoint
 /// (it never blocks the writer or readers) every `intervalMilliseconds` after new commits, so
 /// by the time the writer's turn comes most pages are already copied. The writer's own
 /// checkpoint is kept on purpose: it runs between two of its transactions, so it can copy the
