@@ -246,6 +246,45 @@ import Testing
         #expect(admin.errorMessage?.hasPrefix("EMAIL_EXISTS") == true)
     }
 
+    @Test func addressesNoMailCanReachAreRefusedAlikeWhetherOrNotAnAccountHasThem() throws {
+        // Accounts may hold a non-ASCII local part (Firebase accepts one); mail cannot be
+        // addressed to it. This used to be a 500 for a known address and a 200 for an unknown
+        // one, which also told apps which addresses have accounts.
+        let server = try EmailActions.server()
+        let client = server.client()
+        let user = try client.signUp("josé@example.com")
+        let known = try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "josé@example.com"])
+        let unknown = try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "zoë@example.com"])
+        #expect(known.status == 400 && known.errorMessage?.hasPrefix("INVALID_EMAIL") == true, "\(known.text)")
+        #expect(unknown.status == known.status && unknown.errorMessage == known.errorMessage, "\(unknown.text)")
+        let signIn = try client.sendOobCode(["requestType": "EMAIL_SIGNIN", "email": "café@example.com"])
+        #expect(signIn.errorMessage?.hasPrefix("INVALID_EMAIL") == true, "\(signIn.text)")
+        let verify = try client.sendOobCode(["requestType": "VERIFY_EMAIL", "idToken": user.idToken])
+        #expect(verify.errorMessage?.hasPrefix("INVALID_EMAIL") == true, "\(verify.text)")
+        let toUnreachable = try client.sendOobCode([
+            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.idToken, "newEmail": "zoë@example.com",
+        ])
+        #expect(toUnreachable.errorMessage?.hasPrefix("INVALID_EMAIL") == true, "\(toUnreachable.text)")
+        #expect(try client.pendingCodes().isEmpty)
+
+        // An admin asking for the link (no mail) still gets it.
+        let link = try client.admin(
+            "/v1/projects/demo-project/accounts:sendOobCode",
+            ["requestType": "PASSWORD_RESET", "email": "josé@example.com", "returnOobLink": true]
+        )
+        #expect(link.status == 200 && (link.json["oobLink"] as? String)?.contains("oobCode=") == true, "\(link.text)")
+
+        // Moving to a reachable address works; no recovery email can go to the old one.
+        let change = try client.sendOobCode([
+            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.idToken, "newEmail": "jose@example.com",
+        ])
+        #expect(change.status == 200, "\(change.text)")
+        let code = try #require(try client.pendingCode("VERIFY_AND_CHANGE_EMAIL", for: "josé@example.com"))
+        let applied = try client.call("accounts:update", ["oobCode": code.oobCode])
+        #expect(applied.status == 200 && applied.json["email"] as? String == "jose@example.com", "\(applied.text)")
+        #expect(try client.pendingCodes().contains { $0.requestType == "RECOVER_EMAIL" } == false)
+    }
+
     @Test func enumerationProtectionAnswersUnknownAddressesLikeKnownOnesAndSendsNothing() throws {
         let server = try EmailActions.server()
         let client = server.client()

@@ -50,9 +50,11 @@ extension EmailActionService {
     public func apply(project: Project, code: String, apiKey: String) throws -> Applied {
         let now = clock.nowMilliseconds()
         let preview = try inspect(project: project, code: code)
-        let recovery =
-            preview.operation == .verifyAndChangeEmail
-            ? try recoveryMail(for: preview, project: project, apiKey: apiKey, now: now) : nil
+        // No recovery email when the old address is one no mail can reach (an account can hold
+        // one, see `requireMailable`): the change goes ahead, as it would if the old mailbox
+        // were gone.
+        let sendsRecovery = preview.operation == .verifyAndChangeEmail && MailAddress.isValidAddress(preview.email)
+        let recovery = sendsRecovery ? try recoveryMail(for: preview, project: project, apiKey: apiKey, now: now) : nil
         // The recovery email is built (and claimed for sending) before the write, stored by it
         // only if the code turns out to be a verify-and-change code, and sent once durable.
         let recoveryMessage = recovery.map { recovery in
@@ -71,7 +73,7 @@ extension EmailActionService {
             case .verifyEmail:
                 changes.emailVerified = true
             case .verifyAndChangeEmail:
-                guard let newEmail = usable.info.newEmail, let recovery, recovery.localID == localID else {
+                guard let newEmail = usable.info.newEmail, !sendsRecovery || recovery?.localID == localID else {
                     throw AuthError.invalidOOBCode
                 }
                 changes.email = .some(newEmail)

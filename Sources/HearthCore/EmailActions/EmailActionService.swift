@@ -235,6 +235,9 @@ public final class EmailActionService: Sendable {
         switch request.operation {
         case .passwordReset:
             let email = try normalizedEmail(request.email)
+            // Checked before the account is looked up: an address no mail can reach gets the
+            // same answer whether or not an account has it.
+            try requireMailable(email, request)
             guard let account = try accounts.account(project: project, email: email) else {
                 if hidesAccounts { return Target(boundEmail: email, recipient: email, silent: true) }
                 throw AuthError(.emailNotFound, "There is no user record corresponding to this identifier.")
@@ -247,6 +250,7 @@ public final class EmailActionService: Sendable {
 
         case .emailSignIn:
             let email = try normalizedEmail(request.email)
+            try requireMailable(email, request)
             let account = try accounts.account(project: project, email: email)
             if let account, account.disabled {
                 if hidesAccounts { return Target(account: account, boundEmail: email, recipient: email, silent: true) }
@@ -259,11 +263,13 @@ public final class EmailActionService: Sendable {
             guard let email = account.email else {
                 throw AuthError(.missingEmail, "The user has no email address to verify.")
             }
+            try requireMailable(email, request)
             return Target(account: account, boundEmail: email, recipient: email)
 
         case .verifyAndChangeEmail:
             guard let given = request.newEmail, !given.isEmpty else { throw AuthError(.missingNewEmail) }
             guard let newEmail = EmailAddress.normalized(given) else { throw AuthError.invalidEmail }
+            try requireMailable(newEmail, request)
             let account = try actingAccount(request, project: project)
             guard let current = account.email else {
                 throw AuthError(.missingEmail, "The user has no email address to change.")
@@ -298,6 +304,14 @@ public final class EmailActionService: Sendable {
         guard let account = try accounts.account(project: project, email: email) else { throw AuthError.userNotFound }
         if account.disabled { throw AuthError.userDisabled }
         return account
+    }
+
+    /// Refuses a recipient the mail transports cannot address (`MailAddress`'s rules: an
+    /// account may hold an address Firebase accepts, e.g. with a non-ASCII local part, that no
+    /// message can be sent to) when the request sends a message.
+    private func requireMailable(_ address: String, _ request: Request) throws(AuthError) {
+        guard !request.returnOobLink, !MailAddress.isValidAddress(address) else { return }
+        throw AuthError(.invalidEmail, "No email can be sent to this address.")
     }
 
     private func normalizedEmail(_ given: String?) throws(AuthError) -> String {
