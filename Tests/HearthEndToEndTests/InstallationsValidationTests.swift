@@ -479,6 +479,33 @@ import Testing
                 errorStatus: "INVALID_ARGUMENT"
             ),
             Case(
+                name: "webhook: percent-encoded host",
+                method: "POST",
+                path: hooks,
+                headers: [Seed.admin],
+                body: #"{"url":"https://%zz/"}"#,
+                status: 400,
+                errorStatus: "INVALID_ARGUMENT"
+            ),
+            Case(
+                name: "webhook: invalid host",
+                method: "POST",
+                path: hooks,
+                headers: [Seed.admin],
+                body: #"{"url":"https://exa mple..com:99999/"}"#,
+                status: 400,
+                errorStatus: "INVALID_ARGUMENT"
+            ),
+            Case(
+                name: "webhook: user information",
+                method: "POST",
+                path: hooks,
+                headers: [Seed.admin],
+                body: #"{"url":"https://user:pass@example.com/"}"#,
+                status: 400,
+                errorStatus: "INVALID_ARGUMENT"
+            ),
+            Case(
                 name: "webhook: short secret",
                 method: "POST",
                 path: hooks,

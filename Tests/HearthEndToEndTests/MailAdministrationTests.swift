@@ -55,6 +55,9 @@ import Testing
         }
         for body: [String: Any] in [
             [:], ["to": "not an address"], ["to": "a@example.com", "kind": "WELCOME"], ["to": 42],
+            // A field of the wrong type is refused, not read as absent (and a TEST mail queued).
+            ["to": "a@example.com", "kind": 12345], ["to": "a@example.com", "languageCode": ["x"]],
+            ["to": "a@example.com", "displayName": [String: Any]()], ["email": true],
         ] {
             let bad = try client.json(
                 "POST",

@@ -63,22 +63,19 @@ public final class InstallationWebhooks: Sendable {
 
     private static func sealingContext(_ webhookID: String) -> String { "installation-webhook:\(webhookID)" }
 
-    /// An absolute `http` or `https` URL with a host, no spaces or control characters.
+    /// An absolute `http` or `https` URL with a valid host and port, parsed as strictly as a
+    /// continue URL (`ContinueURL`: no user-info, spaces, control characters, backslashes or
+    /// percent-encoded hosts), so it reaches the host everyone reads in it.
     static func checkURL(_ url: String) throws(InstallationError) {
-        let lowered = url.lowercased()
-        let rest: Substring
-        if lowered.hasPrefix("https://") {
-            rest = url.dropFirst(8)
-        } else if lowered.hasPrefix("http://") {
-            rest = url.dropFirst(7)
-        } else {
+        guard url.utf8.count <= maximumURLLength else { throw .invalidArgument("url is too long.") }
+        do {
+            _ = try ContinueURL(url)
+        } catch .notAbsolute, .unsupportedScheme {
             throw .invalidArgument("url must be an absolute http or https URL.")
-        }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard url.utf8.count <= maximumURLLength, !authority.isEmpty, !authority.hasPrefix(":"),
-            !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
-        else {
-            throw .invalidArgument("url must be an absolute http or https URL with a host.")
+        } catch {
+            throw .invalidArgument(
+                "url must be an absolute http or https URL with a valid host (and port), without user information."
+            )
         }
     }
 }

@@ -83,11 +83,13 @@ struct IdentityToolkitEndpoints {
                     status: .notFound
                 )
             }
+            // A legacy name whose method Hearth does not serve is answered like that method's
+            // v1 path (no route: 404), not with a server error.
             guard let handler = handlers[method] else {
                 throw GoogleAPIError(
-                    code: .notImplemented,
-                    message: "\(name) is not implemented by Hearth.",
-                    status: .unimplemented
+                    code: .notFound,
+                    message: "\(name) is not supported by Hearth.",
+                    status: .notFound
                 )
             }
             return try handler(request)

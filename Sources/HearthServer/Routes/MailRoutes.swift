@@ -61,15 +61,17 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
             let body = try request.jsonBody()
-            guard let to = (body["to"] ?? body["email"])?.stringValue else {
+            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
+            guard let to = try Self.optionalString(body, "to", "email") else {
                 throw GoogleAPIError.invalidArgument("to must be the recipient's email address")
             }
-            let kind = try Self.mailKind(body["kind"]?.stringValue ?? MailKind.test.rawValue)
+            let kind = try Self.mailKind(Self.optionalString(body, "kind") ?? MailKind.test.rawValue)
             let languages = LanguagePreferences(
-                explicit: (body["languageCode"] ?? body["language_code"])?.stringValue
+                explicit: try Self.optionalString(body, "languageCode", "language_code")
                     ?? request.headers["x-firebase-locale"],
                 acceptLanguage: request.headers["accept-language"]
             )
+            let displayName = try Self.optionalString(body, "displayName", "display_name")
             let record: OutboxRecord
             do {
                 record = try mailer.queueTestMessage(
@@ -77,7 +79,7 @@ extension HearthApplication {
                     to: to,
                     kind: kind,
                     languages: languages,
-                    displayName: (body["displayName"] ?? body["display_name"])?.stringValue,
+                    displayName: displayName,
                     publicURL: publicURL
                 )
             } catch let error as MailError {
@@ -97,11 +99,7 @@ extension HearthApplication {
             guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
             var parts: [String: String] = [:]
             for name in ["subject", "html", "text"] {
-                guard let value = body[name], !value.isNull else { continue }
-                guard let text = value.stringValue else {
-                    throw GoogleAPIError.invalidArgument("\(name) must be a string")
-                }
-                parts[name] = text
+                parts[name] = try Self.optionalString(body, name)
             }
             let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
             let problems = override.problems(kind: kind, language: language)
@@ -179,6 +177,16 @@ extension HearthApplication {
             log.error("cannot save project", ["project": .string(project.id), "error": .string("\(error)")])
             throw GoogleAPIError.internal()
         }
+    }
+
+    /// The first of `names` present in `body` as a string (`nil` when none is, or it is
+    /// `null`); a value of another type is refused, not ignored.
+    private static func optionalString(_ body: JSONValue, _ names: String...) throws(GoogleAPIError) -> String? {
+        guard let name = names.first(where: { body[$0].map { !$0.isNull } ?? false }), let value = body[name] else {
+            return nil
+        }
+        guard let text = value.stringValue else { throw GoogleAPIError.invalidArgument("\(name) must be a string") }
+        return text
     }
 
     private static func mailKind(_ name: String) throws(GoogleAPIError) -> MailKind {
