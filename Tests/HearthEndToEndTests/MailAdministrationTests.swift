@@ -78,6 +78,9 @@ import Testing
         #expect(typo.errorMessage?.contains("unknown placeholder %APP_NAM%") == true)
         let wrongKind = try client.json("PUT", path, ["text": "%NEW_EMAIL%"], headers: Self.admin)
         #expect(wrongKind.errorMessage?.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true)
+        let linkless = try client.json("PUT", path, ["html": "<p>Ciao!</p>"], headers: Self.admin)
+        #expect(linkless.status == 400)
+        #expect(linkless.errorMessage?.contains("html must contain %LINK%") == true, "\(linkless.text)")
         let incomplete = try client.json(
             "PUT",
             "/hearth/v1/projects/demo-project/mail/templates/PASSWORD_RESET/de",

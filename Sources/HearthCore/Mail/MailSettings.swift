@@ -139,6 +139,10 @@ public struct MailTemplateOverride: Sendable, Equatable, Codable {
             if name == "subject" && value.contains(where: { $0 == "\n" || $0 == "\r" }) {
                 problems.append("subject must be one line")
             }
+            // An action email is only as good as its link: each body must carry it.
+            if name != "subject" && kind.hasLink && !value.contains("%LINK%") {
+                problems.append("\(name) must contain %LINK% (the action link)")
+            }
             do {
                 _ = try MailTemplateText(value, kind: kind)
             } catch {
