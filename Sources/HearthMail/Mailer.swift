@@ -112,7 +112,12 @@ public final class Mailer: Sendable {
                             || now &- lastLook.load(ordering: .relaxed) >= interval
                     else { return }
                     lastLook.store(now, ordering: .relaxed)
-                    while !isStopping.load(ordering: .relaxed) && deliverDueMessages(worker: worker) > 0 {}
+                    // Between batches from the outbox this worker also takes what was handed
+                    // over meanwhile: only one worker is woken per hand-over, and it may be
+                    // this one, busy with a backlog.
+                    while !isStopping.load(ordering: .relaxed) && deliverDueMessages(worker: worker) > 0 {
+                        while !isStopping.load(ordering: .relaxed) && deliverHandedOverMessages() > 0 {}
+                    }
                 }
             )
         }

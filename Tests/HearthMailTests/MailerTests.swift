@@ -201,6 +201,32 @@ final class RecordingTransport: MailTransport {
         #expect(tests.store.statistics.writes - writesBefore == 10)
     }
 
+    @Test func aHandOverIsSentBetweenBatchesOfABacklog() throws {
+        // One worker, busy with a backlog in the outbox: a hand-over wakes only one worker, so
+        // that worker must take it between the backlog's batches, not after all of them.
+        let slow = RecordingTransport(delayMilliseconds: 10)
+        let tests = try MailerTests(transport: slow, workers: 1, pollMilliseconds: 60_000)
+        for index in 0..<100 {
+            try tests.mailer.queueTestMessage(
+                project: exampleProject(),
+                to: "b\(index)@example.com",
+                publicURL: "http://h"
+            )
+        }
+        tests.mailer.start()
+        defer { tests.mailer.stop() }
+        var deadline = Date().addingTimeInterval(10)
+        while slow.delivered.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
+        let record = try tests.composedMessage(to: "urgent@example.com")
+        try tests.store.write { try $0.insertOutboxMessage(record) }
+        tests.mailer.deliver(record)
+        deadline = Date().addingTimeInterval(30)
+        while slow.delivered.withLock({ $0.count }) < 101 && Date() < deadline { usleep(5_000) }
+        let order = slow.delivered.withLock { $0.map(\.messageID) }
+        let position = try #require(order.firstIndex(of: record.messageID))
+        #expect(position < 3 * MailDeliveryConfiguration().batchSize, "sent at \(position) of \(order.count)")
+    }
+
     @Test func aHandedOverMessageThatIsNeverSentGoesOutOnceItsClaimLapses() throws {
         mailer.start()
         let record = try composedMessage(to: "ada@example.com")
