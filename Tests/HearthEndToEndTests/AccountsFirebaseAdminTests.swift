@@ -7,7 +7,7 @@ import Testing
 @Suite struct AccountsFirebaseAdminTests {
     @Test func firebaseAdminManagesUsersAndVerifiesHearthIDTokens() throws {
         let server = try Accounts.server(testClock: false)
-        let (status, output) = try runFirebaseAdminScript(
+        let (status, output) = try runToolingScript(
             "firebase_admin_accounts.py",
             arguments: ["demo-project", Accounts.apiKey],
             against: server

@@ -7,7 +7,7 @@ import Testing
 @Suite struct EmailActionsFirebaseAdminTests {
     @Test func firebaseAdminGeneratesLinksThatWorkAndHearsRefusals() throws {
         let server = try HearthServerProcess()
-        let (status, output) = try runFirebaseAdminScript(
+        let (status, output) = try runToolingScript(
             "firebase_admin_email_links.py",
             arguments: ["demo-project", "demo-api-key"],
             against: server

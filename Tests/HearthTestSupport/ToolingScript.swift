@@ -1,10 +1,10 @@
 import Foundation
 import HearthBase
 
-/// Runs a Python script of the test tooling against `server` with the stock firebase-admin
-/// package pointed at it (`FIREBASE_AUTH_EMULATOR_HOST`), and answers its exit status and
-/// everything it printed.
-public func runFirebaseAdminScript(
+/// Runs a Python script of the test tooling (`Tests/tooling`) against `server`, and answers its
+/// exit status and everything it printed. `FIREBASE_AUTH_EMULATOR_HOST` points the stock
+/// firebase-admin package at the server, for the scripts that use it.
+public func runToolingScript(
     _ name: String,
     arguments: [String],
     against server: HearthServerProcess
