@@ -143,10 +143,6 @@ public final class Mailer: Sendable {
     /// Lets the workers look for due messages now (after queueing one).
     public func wake() {
         lookRequested.store(true, ordering: .relaxed)
-        wakeWorkers()
-    }
-
-    func wakeWorkers() {
         for worker in workers.withLock({ $0.delivery }) { worker.wake() }
     }
 

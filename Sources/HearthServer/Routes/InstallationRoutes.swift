@@ -26,7 +26,7 @@ extension HearthApplication {
                     throw GoogleAPIError.invalidArgument("authVersion must be FIS_v2.").withoutErrorsList()
                 }
             }
-            let sdkVersion = try optionalString(body.member("sdkVersion", "sdk_version"), name: "sdkVersion") ?? ""
+            let sdkVersion = try installationString(body.member("sdkVersion", "sdk_version"), name: "sdkVersion") ?? ""
             let prepared = try answeringInstallationErrors {
                 try installations.registry.prepareRegistration(
                     project: project,
@@ -64,8 +64,8 @@ extension HearthApplication {
                 guard installation.objectValue != nil else {
                     throw GoogleAPIError.invalidArgument("installation must be an object.").withoutErrorsList()
                 }
-                appID = try optionalString(installation.member("appId", "app_id"), name: "installation.appId")
-                sdkVersion = try optionalString(
+                appID = try installationString(installation.member("appId", "app_id"), name: "installation.appId")
+                sdkVersion = try installationString(
                     installation.member("sdkVersion", "sdk_version"),
                     name: "installation.sdkVersion"
                 )
@@ -142,12 +142,13 @@ extension HearthApplication {
         return token
     }
 
-    private func optionalString(_ value: JSONValue?, name: String) throws(GoogleAPIError) -> String? {
-        guard let value, !value.isNull else { return nil }
-        guard let text = value.stringValue else {
-            throw GoogleAPIError.invalidArgument("\(name) must be a string.").withoutErrorsList()
+    /// `optionalString` in the Installations API's error format (no `errors` list).
+    private func installationString(_ value: JSONValue?, name: String) throws(GoogleAPIError) -> String? {
+        do {
+            return try optionalString(value, name: name)
+        } catch {
+            throw error.withoutErrorsList()
         }
-        return text
     }
 
     private static func writeAuthToken(_ token: InstallationRegistry.IssuedToken, to writer: inout JSONWriter) {

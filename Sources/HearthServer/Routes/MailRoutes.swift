@@ -62,16 +62,16 @@ extension HearthApplication {
             try requireAdmin(request, project: project)
             let body = try request.jsonBody()
             guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
-            guard let to = try Self.optionalString(body, "to", "email") else {
+            guard let to = try optionalString(body.member("to", "email"), name: "to") else {
                 throw GoogleAPIError.invalidArgument("to must be the recipient's email address")
             }
-            let kind = try Self.mailKind(Self.optionalString(body, "kind") ?? MailKind.test.rawValue)
+            let kind = try Self.mailKind(optionalString(body["kind"], name: "kind") ?? MailKind.test.rawValue)
             let languages = LanguagePreferences(
-                explicit: try Self.optionalString(body, "languageCode", "language_code")
+                explicit: try optionalString(body.member("languageCode", "language_code"), name: "languageCode")
                     ?? request.headers["x-firebase-locale"],
                 acceptLanguage: request.headers["accept-language"]
             )
-            let displayName = try Self.optionalString(body, "displayName", "display_name")
+            let displayName = try optionalString(body.member("displayName", "display_name"), name: "displayName")
             let record: OutboxRecord
             do {
                 record = try mailer.queueTestMessage(
@@ -99,7 +99,7 @@ extension HearthApplication {
             guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
             var parts: [String: String] = [:]
             for name in ["subject", "html", "text"] {
-                parts[name] = try Self.optionalString(body, name)
+                parts[name] = try optionalString(body[name], name: name)
             }
             let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
             let problems = override.problems(kind: kind, language: language)
@@ -177,16 +177,6 @@ extension HearthApplication {
             log.error("cannot save project", ["project": .string(project.id), "error": .string("\(error)")])
             throw GoogleAPIError.internal()
         }
-    }
-
-    /// The first of `names` present in `body` as a string (`nil` when none is, or it is
-    /// `null`); a value of another type is refused, not ignored.
-    private static func optionalString(_ body: JSONValue, _ names: String...) throws(GoogleAPIError) -> String? {
-        guard let name = names.first(where: { body[$0].map { !$0.isNull } ?? false }), let value = body[name] else {
-            return nil
-        }
-        guard let text = value.stringValue else { throw GoogleAPIError.invalidArgument("\(name) must be a string") }
-        return text
     }
 
     private static func mailKind(_ name: String) throws(GoogleAPIError) -> MailKind {

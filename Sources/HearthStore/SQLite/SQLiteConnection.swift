@@ -67,9 +67,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// latest commit left the log at `frames` frames or more. Between transactions only.
     func checkpointIfLogReaches(_ frames: Int32) throws(StoreError) {
         guard let logFrames, logFrames.pointee >= frames else { return }
-        var logged: Int32 = 0
-        var copied: Int32 = 0
-        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         // Busy: another connection is checkpointing; this one tries again after its next commit.
         if status != SQLITE_OK && status & 0xFF != SQLITE_BUSY { throw error(status, sql: "checkpoint") }
     }
