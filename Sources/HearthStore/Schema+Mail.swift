@@ -50,6 +50,24 @@ extension Schema {
                 CREATE INDEX mail_outbox_by_project ON mail_outbox (project_id, created_at);
                 CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
                 """
-        )
+        ),
+        Migration(
+            version: 301,
+            name: "mail bodies as a template and its values",
+            // A message is queued as the template its bodies are rendered from (stored once,
+            // under the SHA-256 of its source) and the values that fill it, in the state row:
+            // a few hundred bytes per message instead of two rendered documents in a row of
+            // their own. `mail_bodies` keeps the bodies of messages queued before, and the
+            // codes the development tools show.
+            sql: """
+                CREATE TABLE mail_templates (
+                    template_key BYTES PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                ) KEYED;
+                ALTER TABLE mail_outbox ADD COLUMN template_key BYTES;
+                ALTER TABLE mail_outbox ADD COLUMN template_values TEXT;
+                """
+        ),
     ]
 }

@@ -323,7 +323,7 @@ final class RecordingTransport: MailTransport {
         )
         #expect(record.language == "fa" && record.kind == "VERIFY_AND_CHANGE_EMAIL" && record.action == nil)
         #expect(
-            record.textBody?.contains(
+            try record.bodies()?.text.contains(
                 "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=SAMPLE"
             ) == true
         )

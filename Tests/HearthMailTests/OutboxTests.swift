@@ -165,8 +165,70 @@ private let start: Int64 = 1_750_000_000_000
         let purged = try #require(
             try store.read { try $0.outboxMessage(projectID: records[0].projectID, id: records[0].id) }
         )
-        #expect(purged.htmlBody == nil && purged.textBody == nil && purged.subject == records[0].subject)
+        #expect(purged.templateValues == nil && purged.subject == records[0].subject)
+        #expect(try purged.bodies() == nil)
         #expect(try store.write { try $0.deleteOutboxMessages(finishedBefore: start + 1) } == 2)
+    }
+
+    @Test func aMessageKeepsTheTemplateItWasQueuedWithAfterTheTemplateChanges() throws {
+        func project(_ greeting: String) -> Project {
+            exampleProject { project in
+                project.settings.mail.setOverride(
+                    MailTemplateOverride(html: "<p>\(greeting) %DISPLAY_NAME%: %LINK%</p>", text: "\(greeting) %LINK%"),
+                    kind: .passwordReset,
+                    language: "en"
+                )
+            }
+        }
+        let before = try TemplateComposer().compose(
+            sampleRequest(.passwordReset, language: "en", project: project("Hi"))
+        )
+        let after = try TemplateComposer().compose(
+            sampleRequest(.passwordReset, language: "en", project: project("Hey"))
+        )
+        #expect(before.body.template.key != after.body.template.key)
+        let queued = try store.write { transaction in
+            [
+                try transaction.enqueueMail(before, at: start), try transaction.enqueueMail(before, at: start),
+                try transaction.enqueueMail(after, at: start),
+            ]
+        }
+        // Read back (as the admin API and a worker's claim do), each renders as it was composed.
+        let stored = try queued.map { record in
+            try #require(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) })
+        }
+        for (record, mail) in zip(stored, [before, before, after]) {
+            let bodies = try #require(try record.bodies())
+            #expect(bodies.html == mail.html && bodies.text == mail.text)
+        }
+        #expect(
+            before.text == "Hi https://example.com/__/auth/action?mode=resetPassword&oobCode=CODE&apiKey=KEY&lang=en"
+        )
+        let claimed = try store.write {
+            try $0.claimOutboxMessages(now: start, claimedUntil: start + 1, worker: "a", limit: 10)
+        }
+        let expected = Dictionary(uniqueKeysWithValues: zip(queued.map(\.id), [before.text, before.text, after.text]))
+        #expect(claimed.count == 3)
+        for record in claimed { #expect(try record.bodies()?.text == expected[record.id]) }
+        // The template is stored once, however many messages use it; each message keeps values only.
+        let templates = try store.read {
+            try $0.connection.queryFirst("SELECT count(*) FROM mail_templates", [])?.int(0)
+        }
+        #expect(templates == 2)
+        let bodies = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM mail_bodies", [])?.int(0) }
+        #expect(bodies == 0)
+    }
+
+    @Test func aStoredTemplateMustMatchItsKey() throws {
+        let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "fa"))
+        let template = mail.body.template
+        #expect(try MailBodyTemplate.stored(key: template.key, source: template.source) == template)
+        #expect(throws: MailError.self) {
+            try MailBodyTemplate.stored(key: Array(repeating: 7, count: 32), source: template.source)
+        }
+        #expect(throws: MailError.self) {
+            try MailBody(template: template, encodedValues: #"{"NOT_A_PLACEHOLDER":"x"}"#)
+        }
     }
 
     @Test func listsArePagedNewestFirstAndFilteredByState() throws {

@@ -52,6 +52,10 @@ public struct MailRequest: Sendable {
 
 /// A finished email, ready to be queued.
 public struct ComposedMail: Sendable, Equatable {
+    /// The HTML document.
+    public var html: String { body.html(subject: subject) }
+    public var text: String { body.text }
+
     public var kind: MailKind
     public var projectID: String
     /// The negotiated language tag.
@@ -60,9 +64,8 @@ public struct ComposedMail: Sendable, Equatable {
     public var to: MailAddress
     public var replyTo: MailAddress?
     public var subject: String
-    /// A complete HTML document.
-    public var html: String
-    public var text: String
+    /// The bodies, as their template and its values.
+    public var body: MailBody
     /// After this long, the message is no longer worth delivering (its link has expired).
     public var deliverWithinSeconds: Int64?
 
@@ -74,8 +77,7 @@ public struct ComposedMail: Sendable, Equatable {
         to: MailAddress,
         replyTo: MailAddress? = nil,
         subject: String,
-        html: String,
-        text: String,
+        body: MailBody,
         deliverWithinSeconds: Int64? = nil
     ) {
         self.kind = kind
@@ -85,8 +87,7 @@ public struct ComposedMail: Sendable, Equatable {
         self.to = to
         self.replyTo = replyTo
         self.subject = subject
-        self.html = html
-        self.text = text
+        self.body = body
         self.deliverWithinSeconds = deliverWithinSeconds
     }
 }

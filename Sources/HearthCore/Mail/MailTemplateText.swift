@@ -9,11 +9,14 @@ public struct MailTemplateText: Sendable, Equatable {
     }
 
     public let segments: [Segment]
+    /// The text as written, placeholders and all.
+    public let source: String
     /// The bytes of the literal runs, to size a rendering before it is written.
     private let literalByteCount: Int
 
     /// Parses `text`, allowing the placeholders of `kind`.
     public init(_ text: String, kind: MailKind) throws(MailTemplateError) {
+        source = text
         var segments: [Segment] = []
         var literal = ""
         var rest = Substring(text)

@@ -55,8 +55,8 @@ extension WriteTransaction {
             recipient: mail.to.description,
             replyTo: mail.replyTo?.description,
             subject: mail.subject,
-            htmlBody: mail.html,
-            textBody: mail.text,
+            template: OutboxRecord.Template(key: mail.body.template.key, source: mail.body.template.source),
+            templateValues: mail.body.encodedValues,
             messageID: "<\(id)@\(mail.from.domain)>",
             action: action.map {
                 OutboxRecord.Action(

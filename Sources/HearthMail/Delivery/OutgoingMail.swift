@@ -20,7 +20,7 @@ public struct OutgoingMail: Sendable, Equatable {
     public var link: String?
 
     init(_ record: OutboxRecord) throws(MailError) {
-        guard let text = record.textBody, let html = record.htmlBody else {
+        guard let (html, text) = try record.bodies() else {
             throw MailError(.missingValue, "the message's bodies were purged")
         }
         id = record.id

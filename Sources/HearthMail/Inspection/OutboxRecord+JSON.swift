@@ -1,4 +1,5 @@
 public import HearthBase
+import HearthCore
 public import HearthStore
 
 extension OutboxRecord {
@@ -28,9 +29,9 @@ extension OutboxRecord {
     public var detailJSON: JSONValue {
         guard case .object(var object) = summaryJSON else { preconditionFailure("a summary is an object") }
         if let replyTo { object["replyTo"] = .string(replyTo) }
-        if let textBody, let htmlBody {
-            object["text"] = .string(textBody)
-            object["html"] = .string(htmlBody)
+        if let (html, text) = try? bodies() {
+            object["text"] = .string(text)
+            object["html"] = .string(html)
         } else {
             object["bodiesPurged"] = .bool(true)
         }

@@ -1,11 +1,17 @@
 import HearthCore
 
-/// A template in one language: subject, HTML content (placed in `HTMLLayout`) and plain
-/// text, each with its placeholders parsed.
+/// A template in one language: the subject, and the bodies (the HTML content in its
+/// `HTMLLayout` document, and the plain text), with their placeholders parsed.
 struct MailTemplateSet: Sendable {
+    var language: String
     var subject: MailTemplateText
-    var html: MailTemplateText
-    var text: MailTemplateText
+    var body: MailBodyTemplate
+
+    init(kind: MailKind, language: String, subject: MailTemplateText, html: MailTemplateText, text: MailTemplateText) {
+        self.language = language
+        self.subject = subject
+        body = MailBodyTemplate(kind: kind, frame: HTMLLayout.frame(language: language), html: html, text: text)
+    }
 }
 
 /// Hearth's own templates: every kind in every built-in language, laid out from the
@@ -30,6 +36,8 @@ enum BuiltInTemplates {
                 }
                 do {
                     all[kind, default: [:]][pack.tag] = MailTemplateSet(
+                        kind: kind,
+                        language: pack.tag,
                         subject: try MailTemplateText(source.subject, kind: kind),
                         html: try MailTemplateText(source.html, kind: kind),
                         text: try MailTemplateText(source.text, kind: kind)
@@ -46,7 +54,7 @@ enum BuiltInTemplates {
         // Addresses and links are left-to-right runs; isolate them inside right-to-left text.
         let isolate = HTMLLayout.isRightToLeft(pack.tag)
         func paragraph(_ text: String) -> String {
-            var escaped = HTMLLayout.escape(text)
+            var escaped = HTMLText.escape(text)
             if isolate {
                 for placeholder in [MailPlaceholder.email, .newEmail] {
                     escaped = escaped.replacing(
@@ -62,18 +70,18 @@ enum BuiltInTemplates {
         if let button = copy.button {
             lines.append(
                 "<p style=\"margin:24px 0;\"><a href=\"\(link)\" style=\"\(HTMLLayout.buttonStyle)\">"
-                    + "\(HTMLLayout.escape(button))</a></p>"
+                    + "\(HTMLText.escape(button))</a></p>"
             )
         }
         lines += copy.notes.map(paragraph)
         if copy.button != nil {
             lines.append(
-                "<p style=\"margin:0 0 16px;font-size:13px;color:#57606a;\">\(HTMLLayout.escape(pack.linkFallback))<br>"
+                "<p style=\"margin:0 0 16px;font-size:13px;color:#57606a;\">\(HTMLText.escape(pack.linkFallback))<br>"
                     + "<a href=\"\(link)\" dir=\"ltr\" style=\"color:#1a73e8;word-break:break-all;\">\(link)</a></p>"
             )
         }
         lines.append(
-            "<p style=\"margin:0;\">" + pack.signature.map(HTMLLayout.escape).joined(separator: "<br>") + "</p>"
+            "<p style=\"margin:0;\">" + pack.signature.map(HTMLText.escape).joined(separator: "<br>") + "</p>"
         )
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-import HearthBase
+import HearthCore
 
 /// The HTML document every email body sits in: it declares the language and the writing
 /// direction (`<html lang="fa" dir="rtl">`), so right-to-left text is laid out and aligned
@@ -12,23 +12,14 @@ enum HTMLLayout {
         rightToLeftLanguages.contains(String(tag.lowercased().prefix { $0 != "-" }))
     }
 
-    /// A complete document around `content` (HTML already escaped where needed).
-    static func document(language: String, title: String, content: String) -> String {
+    /// The document around an email's content in `language`, as templates keep it.
+    static func frame(language: String) -> MailBodyTemplate.Frame {
         let frame = isRightToLeft(language) ? rightToLeftFrame : leftToRightFrame
-        let language = escape(language)
-        let title = escape(title)
-        var document = ""
-        document.reserveCapacity(
-            frame.byteCount + language.utf8.count + title.utf8.count + content.utf8.count
+        return MailBodyTemplate.Frame(
+            beforeTitle: frame.beforeLanguage + HTMLText.escape(language) + frame.beforeTitle,
+            beforeContent: frame.beforeContent,
+            afterContent: frame.afterContent
         )
-        document += frame.beforeLanguage
-        document += language
-        document += frame.beforeTitle
-        document += title
-        document += frame.beforeContent
-        document += content
-        document += frame.afterContent
-        return document
     }
 
     /// The fixed text of a document, around its three variable parts.
@@ -37,10 +28,6 @@ enum HTMLLayout {
         let beforeTitle: String
         let beforeContent: String
         let afterContent: String
-        var byteCount: Int {
-            [beforeLanguage, beforeTitle, beforeContent, afterContent].reduce(0) { $0 + $1.utf8.count }
-        }
-
         init(rightToLeft: Bool) {
             let direction = rightToLeft ? "rtl" : "ltr"
             let fonts =
@@ -83,48 +70,4 @@ enum HTMLLayout {
     static let buttonStyle =
         "display:inline-block;padding:12px 20px;background-color:#1a73e8;color:#ffffff;text-decoration:none;"
         + "border-radius:6px;font-weight:600;"
-
-    /// Text made safe for HTML content and for double- or single-quoted attributes.
-    static func escape(_ text: String) -> String {
-        let special = specialBytes
-        var extra = 0
-        for byte in text.utf8 where special.contains(byte) { extra += entity(byte).count - 1 }
-        // Most values (addresses, names) need nothing: answer them as they are.
-        if extra == 0 { return text }
-        return String(unsafeUninitializedCapacity: text.utf8.count + extra) { output in
-            var position = 0
-            for byte in text.utf8 {
-                if special.contains(byte) {
-                    for entityByte in entity(byte) {
-                        output[position] = entityByte
-                        position += 1
-                    }
-                } else {
-                    output[position] = byte
-                    position += 1
-                }
-            }
-            return position
-        }
-    }
-
-    /// The bytes HTML gives meaning to; all ASCII, so working on UTF-8 bytes never splits a
-    /// character.
-    private static let specialBytes = ByteSet("&<>\"'".utf8)
-
-    private static let ampersand = Array("&amp;".utf8)
-    private static let lessThan = Array("&lt;".utf8)
-    private static let greaterThan = Array("&gt;".utf8)
-    private static let quote = Array("&quot;".utf8)
-    private static let apostrophe = Array("&#39;".utf8)
-
-    private static func entity(_ byte: UInt8) -> [UInt8] {
-        switch byte {
-        case UInt8(ascii: "&"): ampersand
-        case UInt8(ascii: "<"): lessThan
-        case UInt8(ascii: ">"): greaterThan
-        case UInt8(ascii: "\""): quote
-        default: apostrophe
-        }
-    }
 }

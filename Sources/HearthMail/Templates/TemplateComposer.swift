@@ -41,23 +41,7 @@ public struct TemplateComposer: MailComposer {
             case .expiry: pack.durationText(seconds: lifetime)
             }
         }
-        // Each value is worked out (and escaped) once, however often the templates use it.
-        var plain = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
-        var escaped = plain
-        func cached(_ placeholder: MailPlaceholder) -> String {
-            if let known = plain[placeholder.ordinal] { return known }
-            let computed = value(placeholder)
-            plain[placeholder.ordinal] = computed
-            return computed
-        }
-        func cachedHTML(_ placeholder: MailPlaceholder) -> String {
-            if let known = escaped[placeholder.ordinal] { return known }
-            let computed = HTMLLayout.escape(cached(placeholder))
-            escaped[placeholder.ordinal] = computed
-            return computed
-        }
-        let subject = Self.singleLine(template.subject.render(cached))
-        let content = template.html.render(cachedHTML)
+        let subject = Self.singleLine(template.subject.render(value))
         return ComposedMail(
             kind: kind,
             projectID: project.id,
@@ -66,8 +50,7 @@ public struct TemplateComposer: MailComposer {
             to: to,
             replyTo: try settings.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) },
             subject: subject,
-            html: HTMLLayout.document(language: language, title: subject, content: content),
-            text: template.text.render(cached),
+            body: MailBody(template: template.body, value: value),
             deliverWithinSeconds: kind.hasLink ? lifetime : nil
         )
     }
@@ -76,6 +59,9 @@ public struct TemplateComposer: MailComposer {
     func template(_ kind: MailKind, language: String, settings: MailSettings) throws(MailError) -> MailTemplateSet {
         let builtIn = BuiltInTemplates.template(kind, language: language)
         let override = settings.override(kind, language: language)
+        if override == nil, let builtIn, builtIn.language == language {
+            return builtIn
+        }
         func part(_ text: String?, _ fallback: MailTemplateText?) throws(MailError) -> MailTemplateText {
             do {
                 if let text { return try MailTemplateText(text, kind: kind) }
@@ -88,9 +74,11 @@ public struct TemplateComposer: MailComposer {
             return fallback
         }
         return MailTemplateSet(
+            kind: kind,
+            language: language,
             subject: try part(override?.subject, builtIn?.subject),
-            html: try part(override?.html, builtIn?.html),
-            text: try part(override?.text, builtIn?.text)
+            html: try part(override?.html, builtIn?.body.html),
+            text: try part(override?.text, builtIn?.body.text)
         )
     }
 

@@ -3,15 +3,25 @@
 /// that lapses, so a worker that dies mid-send never strands a message. The statements are
 /// plain SQL that SQLite and PostgreSQL both run.
 extension WriteTransaction {
-    /// Queues a message.
+    /// Queues a message (and stores its template, the first time one is used).
     public func insertOutboxMessage(_ record: OutboxRecord) throws(StoreError) {
+        if let template = record.template {
+            try connection.execute(
+                """
+                INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)
+                ON CONFLICT (template_key) DO NOTHING
+                """,
+                [.blob(template.key), .text(template.source), .integer(record.createdAt)]
+            )
+        }
         try connection.execute(
             """
             INSERT INTO mail_outbox (
                 id, project_id, kind, language, sender, recipient, reply_to, subject, message_id,
                 action_request_type, action_email, action_new_email, state, attempts, last_error, transport,
-                created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at,
+                template_key, template_values
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.id), .text(record.projectID), .text(record.kind), .text(record.language),
@@ -20,15 +30,15 @@ extension WriteTransaction {
                 .text(record.action?.newEmail), .text(record.state.rawValue), .integer(record.attempts),
                 .text(record.lastError), .text(record.transport), .integer(record.createdAt),
                 .integer(record.expiresAt), .integer(record.nextAttemptAt), .integer(record.claimedUntil),
-                .text(record.claimedBy), .integer(record.finishedAt),
+                .text(record.claimedBy), .integer(record.finishedAt), record.template.map { .blob($0.key) } ?? .null,
+                .text(record.templateValues),
             ]
         )
+        let body = [record.htmlBody, record.textBody, record.action?.oobCode, record.action?.oobLink]
+        guard body.contains(where: { $0 != nil }) else { return }
         try connection.execute(
             "INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link) VALUES (?, ?, ?, ?, ?)",
-            [
-                .text(record.id), .text(record.htmlBody), .text(record.textBody), .text(record.action?.oobCode),
-                .text(record.action?.oobLink),
-            ]
+            [.text(record.id)] + body.map { .text($0) }
         )
     }
 
@@ -136,19 +146,28 @@ extension WriteTransaction {
         )
     }
 
-    /// Forgets the bodies and action codes of messages finished before `finishedBefore`
-    /// (they hold live links), except in `keepingProject`; answers how many.
+    /// Forgets the bodies, template values and action codes of messages finished before
+    /// `finishedBefore` (they hold live links), except in `keepingProject`; answers how many
+    /// it forgot (a message's template values and its bodies count one each).
     @discardableResult
     public func purgeOutboxBodies(finishedBefore: Int64, keepingProject: String?) throws(StoreError) -> Int {
-        try connection.execute(
+        let values = try connection.execute(
             """
-            DELETE FROM mail_bodies WHERE id IN (
-                SELECT id FROM mail_outbox
-                WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ?
-            )
+            UPDATE mail_outbox SET template_values = NULL
+            WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ? AND template_values IS NOT NULL
             """,
             [.integer(finishedBefore), .text(keepingProject ?? "")]
         )
+        return try values
+            + connection.execute(
+                """
+                DELETE FROM mail_bodies WHERE id IN (
+                    SELECT id FROM mail_outbox
+                    WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ?
+                )
+                """,
+                [.integer(finishedBefore), .text(keepingProject ?? "")]
+            )
     }
 
     /// Deletes messages finished before `finishedBefore`; answers how many.
@@ -224,9 +243,18 @@ extension StoreReading {
 }
 
 extension WriteTransaction {
-    /// `record` with its bodies and action code (claims answer the state row alone).
+    /// `record` with its bodies or template, and action code (claims answer the state row
+    /// alone).
     fileprivate func withBody(_ record: OutboxRecord) throws(StoreError) -> OutboxRecord {
         var record = record
+        if let key = record.template?.key,
+            let row = try connection.queryFirst(
+                "SELECT source FROM mail_templates WHERE template_key = ?",
+                [.blob(key)]
+            )
+        {
+            record.template?.source = row.string(0)
+        }
         guard
             let row = try connection.queryFirst(
                 "SELECT html_body, text_body, action_code, action_link FROM mail_bodies WHERE id = ?",
@@ -247,16 +275,22 @@ extension OutboxRecord {
         o.id, o.project_id, o.kind, o.language, o.sender, o.recipient, o.reply_to, o.subject, b.html_body, \
         b.text_body, o.message_id, o.action_request_type, o.action_email, o.action_new_email, b.action_code, \
         b.action_link, o.state, o.attempts, o.last_error, o.transport, o.created_at, o.expires_at, \
-        o.next_attempt_at, o.claimed_until, o.claimed_by, o.finished_at
+        o.next_attempt_at, o.claimed_until, o.claimed_by, o.finished_at, o.template_key, t.source, \
+        o.template_values
         """
 
-    static let joined = "mail_outbox o LEFT JOIN mail_bodies b ON b.id = o.id"
+    static let joined = """
+        mail_outbox o LEFT JOIN mail_bodies b ON b.id = o.id \
+        LEFT JOIN mail_templates t ON t.template_key = o.template_key
+        """
 
-    /// The same columns from the state row alone (bodies `NULL`), for `RETURNING`.
+    /// The same columns from the state row alone (bodies `NULL`, template source empty), for
+    /// `RETURNING`.
     static let returningColumns = """
         id, project_id, kind, language, sender, recipient, reply_to, subject, NULL, NULL, message_id, \
         action_request_type, action_email, action_new_email, NULL, NULL, state, attempts, last_error, \
-        transport, created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at
+        transport, created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at, \
+        template_key, '', template_values
         """
 
     init(row: SQLRow) {
@@ -269,8 +303,6 @@ extension OutboxRecord {
             recipient: row.string(5),
             replyTo: row.optionalString(6),
             subject: row.string(7),
-            htmlBody: "",
-            textBody: "",
             messageID: row.string(10),
             createdAt: row.int64(20),
             expiresAt: row.int64(21)
@@ -294,5 +326,9 @@ extension OutboxRecord {
         claimedUntil = row.optionalInt64(23)
         claimedBy = row.optionalString(24)
         finishedAt = row.optionalInt64(25)
+        if case .blob(let key) = row[26] {
+            template = Template(key: key, source: row.optionalString(27) ?? "")
+        }
+        templateValues = row.optionalString(28)
     }
 }

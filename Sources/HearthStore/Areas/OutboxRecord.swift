@@ -24,6 +24,18 @@ public struct OutboxRecord: Sendable, Equatable {
         }
     }
 
+    /// A template of message bodies, as the store keeps it: its source under its key.
+    public struct Template: Sendable, Equatable {
+        /// The SHA-256 of `source`.
+        public var key: [UInt8]
+        public var source: String
+
+        public init(key: [UInt8], source: String) {
+            self.key = key
+            self.source = source
+        }
+    }
+
     public var id: String
     public var projectID: String
     public var kind: String
@@ -34,9 +46,15 @@ public struct OutboxRecord: Sendable, Equatable {
     public var recipient: String
     public var replyTo: String?
     public var subject: String
-    /// The bodies, `nil` once purged after delivery (they hold action links).
+    /// The bodies of a message queued rendered, `nil` once purged after delivery (they hold
+    /// action links).
     public var htmlBody: String?
     public var textBody: String?
+    /// The bodies of a message queued as the template they are rendered from
+    /// (`HearthCore.MailBody`), stored once for all its messages ...
+    public var template: Template?
+    /// ... and the values that fill it (a JSON object), `nil` once purged after delivery.
+    public var templateValues: String?
     /// The RFC 5322 `Message-ID`, with its angle brackets; the same on every attempt.
     public var messageID: String
     public var action: Action?
@@ -63,8 +81,10 @@ public struct OutboxRecord: Sendable, Equatable {
         recipient: String,
         replyTo: String? = nil,
         subject: String,
-        htmlBody: String,
-        textBody: String,
+        htmlBody: String? = nil,
+        textBody: String? = nil,
+        template: Template? = nil,
+        templateValues: String? = nil,
         messageID: String,
         action: Action? = nil,
         createdAt: Int64,
@@ -80,6 +100,8 @@ public struct OutboxRecord: Sendable, Equatable {
         self.subject = subject
         self.htmlBody = htmlBody
         self.textBody = textBody
+        self.template = template
+        self.templateValues = templateValues
         self.messageID = messageID
         self.action = action
         self.state = .queued

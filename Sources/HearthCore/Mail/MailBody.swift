@@ -1,0 +1,232 @@
+public import HearthBase
+import HearthCrypto
+public import HearthStore
+import Synchronization
+
+/// The bodies of an email as the template they are rendered from and the values that fill it.
+///
+/// Messages are queued this way: the template is stored once under its key, each message
+/// with its values only, instead of two rendered documents per message. The message still
+/// renders to the same bytes whenever it is sent, retried or shown, even after the project's
+/// templates changed meanwhile: the template it was queued with is the one it keeps.
+public struct MailBody: Sendable, Equatable {
+    public let template: MailBodyTemplate
+    /// The plain (unescaped) value of each placeholder the template uses, by `ordinal`.
+    private let values: [String?]
+
+    /// The body of `template` with `value(placeholder)` for each placeholder it uses.
+    public init(template: MailBodyTemplate, value: (MailPlaceholder) -> String) {
+        self.template = template
+        var values = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
+        for placeholder in template.placeholders { values[placeholder.ordinal] = value(placeholder) }
+        self.values = values
+    }
+
+    /// A stored body: its template, and its values as `encodedValues` wrote them.
+    public init(template: MailBodyTemplate, encodedValues: String) throws(MailError) {
+        guard let object = try? JSONValue.parse(encodedValues.utf8).objectValue else {
+            throw MailError(.invalidTemplate, "the stored values of a message are not a JSON object")
+        }
+        self.template = template
+        var values = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
+        for (name, value) in object.members {
+            guard let placeholder = MailPlaceholder(rawValue: name), let text = value.stringValue else {
+                throw MailError(.invalidTemplate, "the stored values of a message hold an unknown \(name)")
+            }
+            values[placeholder.ordinal] = text
+        }
+        self.values = values
+    }
+
+    /// The values as they are stored: a JSON object by placeholder name.
+    public var encodedValues: String {
+        var writer = JSONWriter(reservingCapacity: 512)
+        writer.beginObject()
+        for placeholder in MailPlaceholder.allCases {
+            guard let value = values[placeholder.ordinal] else { continue }
+            writer.key(placeholder.rawValue)
+            writer.string(value)
+        }
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The HTML document, titled `subject`; every value is escaped.
+    public func html(subject: String) -> String {
+        let frame = template.frame
+        let escaped = values.map { $0.map(HTMLText.escape) }
+        var document = frame.beforeTitle
+        document += HTMLText.escape(subject)
+        document += frame.beforeContent
+        document += template.html.render { escaped[$0.ordinal] ?? "" }
+        document += frame.afterContent
+        return document
+    }
+
+    /// The plain-text body.
+    public var text: String {
+        template.text.render { values[$0.ordinal] ?? "" }
+    }
+}
+
+/// A template as messages are rendered from it: the HTML content and its document around it
+/// (the text before the title, between the title and the content, and after the content), and
+/// the plain text.
+///
+/// `source` is what the store keeps and `key` (its SHA-256) what messages refer to it by, so
+/// the same template has the same key on every node and is stored once.
+public struct MailBodyTemplate: Sendable, Equatable {
+    public struct Frame: Sendable, Equatable {
+        public var beforeTitle: String
+        public var beforeContent: String
+        public var afterContent: String
+
+        public init(beforeTitle: String, beforeContent: String, afterContent: String) {
+            self.beforeTitle = beforeTitle
+            self.beforeContent = beforeContent
+            self.afterContent = afterContent
+        }
+    }
+
+    public let kind: MailKind
+    public let frame: Frame
+    public let html: MailTemplateText
+    public let text: MailTemplateText
+    public let source: String
+    public let key: [UInt8]
+
+    public init(kind: MailKind, frame: Frame, html: MailTemplateText, text: MailTemplateText) {
+        self.kind = kind
+        self.frame = frame
+        self.html = html
+        self.text = text
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.beginObject()
+        writer.key("kind")
+        writer.string(kind.rawValue)
+        for (name, part) in [
+            ("beforeTitle", frame.beforeTitle), ("beforeContent", frame.beforeContent),
+            ("afterContent", frame.afterContent), ("html", html.source), ("text", text.source),
+        ] {
+            writer.key(name)
+            writer.string(part)
+        }
+        writer.endObject()
+        let bytes = writer.bytes
+        source = String(decoding: bytes, as: UTF8.self)
+        key = SHA256.hash(bytes)
+    }
+
+    /// The placeholders the bodies use.
+    public var placeholders: Set<MailPlaceholder> { html.placeholders.union(text.placeholders) }
+
+    /// The template stored as `source` under `key`: parsed once, then kept in memory.
+    public static func stored(key: [UInt8], source: String) throws(MailError) -> MailBodyTemplate {
+        if let known = parsed.withLock({ $0[key] }) { return known }
+        let template = try parse(source)
+        guard template.key == key else {
+            throw MailError(.invalidTemplate, "a stored mail template does not match its key")
+        }
+        parsed.withLock { cache in
+            if cache.count >= maximumParsed { cache.removeAll() }
+            cache[key] = template
+        }
+        return template
+    }
+
+    /// Templates parsed from the store, by key (few: one per template version in use).
+    private static let parsed = Mutex<[[UInt8]: MailBodyTemplate]>([:])
+    private static let maximumParsed = 256
+
+    private static func parse(_ source: String) throws(MailError) -> MailBodyTemplate {
+        let object = try? JSONValue.parse(source.utf8)
+        func part(_ name: String) throws(MailError) -> String {
+            guard let text = object?[name]?.stringValue else {
+                throw MailError(.invalidTemplate, "a stored mail template has no \(name)")
+            }
+            return text
+        }
+        guard let kind = MailKind(rawValue: try part("kind")) else {
+            throw MailError(.invalidTemplate, "a stored mail template is of an unknown kind")
+        }
+        do {
+            return MailBodyTemplate(
+                kind: kind,
+                frame: Frame(
+                    beforeTitle: try part("beforeTitle"),
+                    beforeContent: try part("beforeContent"),
+                    afterContent: try part("afterContent")
+                ),
+                html: try MailTemplateText(try part("html"), kind: kind),
+                text: try MailTemplateText(try part("text"), kind: kind)
+            )
+        } catch let error as MailError {
+            throw error
+        } catch {
+            throw MailError(.invalidTemplate, "a stored mail template is invalid: \(error)")
+        }
+    }
+}
+
+extension OutboxRecord {
+    /// The bodies to send or show: rendered from the template and values the message was
+    /// queued with, or as stored for a message queued rendered; `nil` once purged.
+    public func bodies() throws(MailError) -> (html: String, text: String)? {
+        if let template, let templateValues {
+            let body = try MailBody(
+                template: try MailBodyTemplate.stored(key: template.key, source: template.source),
+                encodedValues: templateValues
+            )
+            return (body.html(subject: subject), body.text)
+        }
+        guard let htmlBody, let textBody else { return nil }
+        return (htmlBody, textBody)
+    }
+}
+
+/// HTML escaping of text placed in content or in quoted attributes.
+public enum HTMLText {
+    /// Text made safe for HTML content and for double- or single-quoted attributes.
+    public static func escape(_ text: String) -> String {
+        let special = specialBytes
+        var extra = 0
+        for byte in text.utf8 where special.contains(byte) { extra += entity(byte).count - 1 }
+        // Most values (addresses, names) need nothing: answer them as they are.
+        if extra == 0 { return text }
+        return String(unsafeUninitializedCapacity: text.utf8.count + extra) { output in
+            var position = 0
+            for byte in text.utf8 {
+                if special.contains(byte) {
+                    for entityByte in entity(byte) {
+                        output[position] = entityByte
+                        position += 1
+                    }
+                } else {
+                    output[position] = byte
+                    position += 1
+                }
+            }
+            return position
+        }
+    }
+
+    /// The bytes HTML gives meaning to; all ASCII, so working on UTF-8 bytes never splits a
+    /// character.
+    private static let specialBytes = ByteSet("&<>\"'".utf8)
+
+    private static let ampersand = Array("&amp;".utf8)
+    private static let lessThan = Array("&lt;".utf8)
+    private static let greaterThan = Array("&gt;".utf8)
+    private static let quote = Array("&quot;".utf8)
+    private static let apostrophe = Array("&#39;".utf8)
+
+    private static func entity(_ byte: UInt8) -> [UInt8] {
+        switch byte {
+        case UInt8(ascii: "&"): ampersand
+        case UInt8(ascii: "<"): lessThan
+        case UInt8(ascii: ">"): greaterThan
+        case UInt8(ascii: "\""): quote
+        default: apostrophe
+        }
+    }
+}
