@@ -182,6 +182,7 @@ def main():
     finally:
         hearth.stop()
         nginx.stop()
+        shutil.rmtree(workdir, ignore_errors=True)  # databases of a million installations and more
 
     print_table(results)
     os.makedirs(os.path.join(HERE, "out"), exist_ok=True)

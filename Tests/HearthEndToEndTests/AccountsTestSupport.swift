@@ -26,16 +26,15 @@ enum Accounts {
         return try HearthServerProcess(arguments: arguments)
     }
 
-    /// A configuration file with `open-project`.
+    /// A configuration file with `open-project`: always the same text, so one file serves every
+    /// test (written atomically, so a server never reads it half-written).
     static func configurationFile() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "hearth-accounts-\(UUID().uuidString).json"
-        )
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-accounts-open-project.json")
         let document = """
             {"projects": [{"projectId": "open-project", "projectNumber": "200000000000", "apiKeys": ["open-api-key"],
               "authorizedDomains": ["localhost"], "settings": {"emailEnumerationProtection": false}}]}
             """
-        try Data(document.utf8).write(to: path)
+        try Data(document.utf8).write(to: path, options: .atomic)
         return path.path
     }
 }

@@ -8,7 +8,8 @@ enum EmailActions {
     static let limitsAPIKey = "limits-api-key"
 
     static func server() throws -> HearthServerProcess {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-oob-\(UUID().uuidString).json")
+        // Always the same text: one file serves every test (written atomically).
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-oob-limits-project.json")
         let document = """
             {"projects": [{"projectId": "limits-project", "projectNumber": "300000000000", "apiKeys": ["limits-api-key"],
               "apps": [{"appId": "1:300000000000:web:abc", "platform": "web"}],
@@ -16,7 +17,7 @@ enum EmailActions {
               "settings": {"emailEnumerationProtection": false, "emailsPerRecipientPerHour": 2,
                            "emailsPerClientAddressPerHour": 4}}]}
             """
-        try Data(document.utf8).write(to: path)
+        try Data(document.utf8).write(to: path, options: .atomic)
         return try HearthServerProcess(arguments: ["--test-clock", "--config", path.path, "--dev"])
     }
 }

@@ -28,15 +28,14 @@ enum Seed {
 extension HearthServerProcess {
     /// A server running the seed and `other-project` (one-hour installation tokens).
     static func withTwoProjects(_ arguments: [String] = []) throws -> HearthServerProcess {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "hearth-config-\(UUID().uuidString).json"
-        )
+        // Always the same text: one file serves every test (written atomically).
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-config-two-projects.json")
         let document = """
             {"projects": [{"projectId": "\(Seed.otherProject)", "projectNumber": "\(Seed.otherNumber)",
               "apiKeys": ["\(Seed.otherAPIKey)"], "apps": [{"appId": "\(Seed.otherApp)", "platform": "web"}],
               "settings": {"installationTokenLifetimeSeconds": \(Seed.otherTokenLifetime)}}]}
             """
-        try Data(document.utf8).write(to: config)
+        try Data(document.utf8).write(to: config, options: .atomic)
         return try HearthServerProcess(arguments: ["--config", config.path, "--dev"] + arguments)
     }
 }

@@ -219,6 +219,28 @@ private let start: Int64 = 1_750_000_000_000
         #expect(bodies == 0)
     }
 
+    @Test func aMessageQueuedRenderedKeepsItsBodies() throws {
+        // As messages were queued before bodies were kept as templates and values.
+        let record = OutboxRecord(
+            id: "0001-rendered",
+            projectID: DevelopmentSeed.projectID,
+            kind: MailKind.test.rawValue,
+            language: "en",
+            sender: "noreply@example.com",
+            recipient: "ada@example.com",
+            subject: "Hello",
+            htmlBody: "<p>Hello</p>",
+            textBody: "Hello",
+            messageID: "<0001-rendered@example.com>",
+            createdAt: start,
+            expiresAt: start + 60_000
+        )
+        try store.write { try $0.insertOutboxMessage(record) }
+        let stored = try #require(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) })
+        #expect(stored.template == nil)
+        #expect(try stored.bodies()?.html == "<p>Hello</p>" && stored.bodies()?.text == "Hello")
+    }
+
     @Test func aStoredTemplateMustMatchItsKey() throws {
         let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "fa"))
         let template = mail.body.template

@@ -100,6 +100,7 @@ public struct MailBodyTemplate: Sendable, Equatable {
         self.frame = frame
         self.html = html
         self.text = text
+        placeholders = html.placeholders.union(text.placeholders)
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.beginObject()
         writer.key("kind")
@@ -118,7 +119,7 @@ public struct MailBodyTemplate: Sendable, Equatable {
     }
 
     /// The placeholders the bodies use.
-    public var placeholders: Set<MailPlaceholder> { html.placeholders.union(text.placeholders) }
+    public let placeholders: Set<MailPlaceholder>
 
     /// The template stored as `source` under `key`: parsed once, then kept in memory.
     public static func stored(key: [UInt8], source: String) throws(MailError) -> MailBodyTemplate {
