@@ -241,6 +241,42 @@ private let start: Int64 = 1_750_000_000_000
         #expect(try stored.bodies()?.html == "<p>Hello</p>" && stored.bodies()?.text == "Hello")
     }
 
+    @Test func messagesQueuedBeforeTheUpgradeKeepTheirRenderedBodies() throws {
+        let path = directory.url.appendingPathComponent("upgraded.db").path
+        let before = try SQLiteStore(
+            SQLiteStore.Configuration(path: path),
+            migrations: Schema.migrations.filter { $0.version != 301 }
+        )
+        try ProjectDirectory(store: before, clock: ManualClock(milliseconds: start)).save(exampleProject())
+        try before.write { transaction in
+            // The statements of the version before: the state row, and the bodies in a row of their own.
+            try transaction.connection.execute(
+                """
+                INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
+                    state, attempts, created_at, expires_at, next_attempt_at)
+                VALUES ('0001-old', ?, 'TEST', 'en', 'noreply@example.com', 'ada@example.com', 'Hello',
+                    '<0001-old@example.com>', 'queued', 0, ?, ?, ?)
+                """,
+                [.text(DevelopmentSeed.projectID), .integer(start), .integer(start + 60_000), .integer(start)]
+            )
+            try transaction.connection.execute(
+                "INSERT INTO mail_bodies (id, html_body, text_body) VALUES ('0001-old', '<p>Hello</p>', 'Hello')",
+                []
+            )
+        }
+        before.close()
+        let after = try SQLiteStore(SQLiteStore.Configuration(path: path))
+        defer { after.close() }
+        let shown = try #require(
+            try after.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: "0001-old") }
+        )
+        #expect(try shown.bodies()?.html == "<p>Hello</p>" && shown.bodies()?.text == "Hello")
+        let claimed = try after.write {
+            try $0.claimOutboxMessages(now: start, claimedUntil: start + 1, worker: "a", limit: 10)
+        }
+        #expect(try claimed.map { try $0.bodies()?.text } == ["Hello"])
+    }
+
     @Test func aStoredTemplateMustMatchItsKey() throws {
         let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "fa"))
         let template = mail.body.template
