@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
         .testTarget(
             name: "HearthMailTests",
-            dependencies: ["HearthMail", "HearthCore", "HearthStore", "HearthTestSupport"],
+            dependencies: ["HearthMail", "HearthCore", "HearthCrypto", "HearthStore", "HearthTestSupport"],
             exclude: ["Fixtures"]  // rendered templates, read by path (TemplateFixtureTests)
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import HearthBase
 import HearthCore
+import HearthCrypto
 import HearthMail
 import HearthStore
 import Synchronization
@@ -287,6 +288,11 @@ private let start: Int64 = 1_750_000_000_000
         #expect(throws: MailError.self) {
             try MailBody(template: template, encodedValues: #"{"NOT_A_PLACEHOLDER":"x"}"#)
         }
+        // A source written otherwise (another version's JSON) is read as stored, under its own key.
+        let respaced = template.source.replacing(#"{"kind":"#, with: #"{ "kind" : "#)
+        let stored = try MailBodyTemplate.stored(key: SHA256.hash(utf8Of: respaced), source: respaced)
+        #expect(stored.source == respaced && stored.html == template.html && stored.text == template.text)
+        #expect(stored.frame == template.frame && stored.key != template.key)
     }
 
     @Test func listsArePagedNewestFirstAndFilteredByState() throws {

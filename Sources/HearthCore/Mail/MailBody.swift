@@ -96,11 +96,6 @@ public struct MailBodyTemplate: Sendable, Equatable {
     public let key: [UInt8]
 
     public init(kind: MailKind, frame: Frame, html: MailTemplateText, text: MailTemplateText) {
-        self.kind = kind
-        self.frame = frame
-        self.html = html
-        self.text = text
-        placeholders = html.placeholders.union(text.placeholders)
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.beginObject()
         writer.key("kind")
@@ -113,9 +108,33 @@ public struct MailBodyTemplate: Sendable, Equatable {
             writer.string(part)
         }
         writer.endObject()
-        let bytes = writer.bytes
-        source = String(decoding: bytes, as: UTF8.self)
-        key = SHA256.hash(bytes)
+        self.init(
+            kind: kind,
+            frame: frame,
+            html: html,
+            text: text,
+            source: String(decoding: writer.bytes, as: UTF8.self),
+            key: SHA256.hash(writer.bytes)
+        )
+    }
+
+    /// A template with its source and key as given: a stored template keeps the very bytes it
+    /// was stored with, whatever a later version would write for the same parts.
+    private init(
+        kind: MailKind,
+        frame: Frame,
+        html: MailTemplateText,
+        text: MailTemplateText,
+        source: String,
+        key: [UInt8]
+    ) {
+        self.kind = kind
+        self.frame = frame
+        self.html = html
+        self.text = text
+        self.source = source
+        self.key = key
+        placeholders = html.placeholders.union(text.placeholders)
     }
 
     /// The placeholders the bodies use.
@@ -124,10 +143,10 @@ public struct MailBodyTemplate: Sendable, Equatable {
     /// The template stored as `source` under `key`: parsed once, then kept in memory.
     public static func stored(key: [UInt8], source: String) throws(MailError) -> MailBodyTemplate {
         if let known = parsed.withLock({ $0[key] }) { return known }
-        let template = try parse(source)
-        guard template.key == key else {
+        guard SHA256.hash(utf8Of: source) == key else {
             throw MailError(.invalidTemplate, "a stored mail template does not match its key")
         }
+        let template = try parse(source, key: key)
         parsed.withLock { cache in
             if cache.count >= maximumParsed { cache.removeAll() }
             cache[key] = template
@@ -139,7 +158,7 @@ public struct MailBodyTemplate: Sendable, Equatable {
     private static let parsed = Mutex<[[UInt8]: MailBodyTemplate]>([:])
     private static let maximumParsed = 256
 
-    private static func parse(_ source: String) throws(MailError) -> MailBodyTemplate {
+    private static func parse(_ source: String, key: [UInt8]) throws(MailError) -> MailBodyTemplate {
         let object = try? JSONValue.parse(source.utf8)
         func part(_ name: String) throws(MailError) -> String {
             guard let text = object?[name]?.stringValue else {
@@ -159,7 +178,9 @@ public struct MailBodyTemplate: Sendable, Equatable {
                     afterContent: try part("afterContent")
                 ),
                 html: try MailTemplateText(try part("html"), kind: kind),
-                text: try MailTemplateText(try part("text"), kind: kind)
+                text: try MailTemplateText(try part("text"), kind: kind),
+                source: source,
+                key: key
             )
         } catch let error as MailError {
             throw error
