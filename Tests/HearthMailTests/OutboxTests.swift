@@ -288,6 +288,23 @@ private let start: Int64 = 1_750_000_000_000
         #expect(throws: MailError.self) {
             try MailBody(template: template, encodedValues: #"{"NOT_A_PLACEHOLDER":"x"}"#)
         }
+        // The admin API says why it cannot show such a message's bodies.
+        var record = OutboxRecord(
+            id: "0001-broken",
+            projectID: DevelopmentSeed.projectID,
+            kind: MailKind.verifyEmail.rawValue,
+            language: "fa",
+            sender: "noreply@example.com",
+            recipient: "ada@example.com",
+            subject: mail.subject,
+            messageID: "<0001-broken@example.com>",
+            createdAt: start,
+            expiresAt: start + 60_000
+        )
+        record.template = OutboxRecord.Template(key: Array(repeating: 7, count: 32), source: template.source)
+        record.templateValues = mail.body.encodedValues
+        #expect(record.detailJSON["bodiesError"]?.stringValue == "a stored mail template does not match its key")
+        #expect(record.detailJSON["html"] == nil && record.detailJSON["bodiesPurged"] == nil)
         // A source written otherwise (another version's JSON) is read as stored, under its own key.
         let respaced = template.source.replacing(#"{"kind":"#, with: #"{ "kind" : "#)
         let stored = try MailBodyTemplate.stored(key: SHA256.hash(utf8Of: respaced), source: respaced)

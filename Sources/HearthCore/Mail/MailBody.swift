@@ -31,7 +31,10 @@ public struct MailBody: Sendable, Equatable {
         var values = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
         for (name, value) in object.members {
             guard let placeholder = MailPlaceholder(rawValue: name), let text = value.stringValue else {
-                throw MailError(.invalidTemplate, "the stored values of a message hold an unknown \(name)")
+                throw MailError(
+                    .invalidTemplate,
+                    "the stored values of a message hold \(name), which is no placeholder's text"
+                )
             }
             values[placeholder.ordinal] = text
         }

@@ -25,15 +25,20 @@ extension OutboxRecord {
         return .object(object)
     }
 
-    /// The summary plus the bodies (or `bodiesPurged`) and the action, for one message.
+    /// The summary plus the bodies (or `bodiesPurged`, or why they cannot be shown) and the
+    /// action, for one message.
     public var detailJSON: JSONValue {
         guard case .object(var object) = summaryJSON else { preconditionFailure("a summary is an object") }
         if let replyTo { object["replyTo"] = .string(replyTo) }
-        if let (html, text) = try? bodies() {
-            object["text"] = .string(text)
-            object["html"] = .string(html)
-        } else {
-            object["bodiesPurged"] = .bool(true)
+        do {
+            if let (html, text) = try bodies() {
+                object["text"] = .string(text)
+                object["html"] = .string(html)
+            } else {
+                object["bodiesPurged"] = .bool(true)
+            }
+        } catch {
+            object["bodiesError"] = .string(error.message)
         }
         if let action { object["action"] = action.emulatorJSON }
         return .object(object)
