@@ -32,6 +32,10 @@ public final class Mailer: Sendable {
     /// The delivery workers (the ones `wake` wakes), then the clean-up worker.
     private let workers = Mutex<(delivery: [PeriodicWorker], cleanup: PeriodicWorker?)>(([], nil))
     private let isStopping = Atomic<Bool>(false)
+    /// The finish time before which this mailer has purged bodies (0: not yet since it started).
+    private let purgedBefore = Atomic<Int64>(0)
+    /// How far back of the previous purge a purge looks again.
+    static let purgeOverlapMilliseconds: Int64 = 10 * 60_000
     /// Whether the workers run, so messages may be handed to them (`MailDispatcher`).
     let isRunning = Atomic<Bool>(false)
     /// Messages handed over by committed writes, oldest first, waiting for a worker.
@@ -272,17 +276,25 @@ public final class Mailer: Sendable {
     }
 
     /// Purges the bodies of finished messages past their retention, and deletes old ones.
+    ///
+    /// The purge looks only at messages finished since the previous one (less a margin for
+    /// other nodes' clocks and for outcomes committed late), so a clean-up costs what finished
+    /// meanwhile, not every message kept for the record; the first after a start looks at all.
     public func removeFinishedMessages() {
         let now = clock.nowMilliseconds()
         let configuration = configuration
+        let purgeBefore = now - configuration.bodyRetentionMilliseconds
+        let purgeSince = max(0, purgedBefore.load(ordering: .relaxed) - Self.purgeOverlapMilliseconds)
         do {
             try store.write { transaction in
                 try transaction.purgeOutboxBodies(
-                    finishedBefore: now - configuration.bodyRetentionMilliseconds,
+                    finishedBefore: purgeBefore,
+                    finishedSince: purgeSince,
                     keepingProject: configuration.keepBodiesOfProject
                 )
                 try transaction.deleteOutboxMessages(finishedBefore: now - configuration.recordRetentionMilliseconds)
             }
+            purgedBefore.store(purgeBefore, ordering: .relaxed)
         } catch {
             log.warning("mail outbox clean-up failed", ["error": .string(String(describing: error))])
         }

@@ -77,6 +77,33 @@ final class RecordingTransport: MailTransport {
         #expect(mailer.deliverDueMessages(worker: "w") == 0)
     }
 
+    @Test func aCleanUpPurgesWhatFinishedSinceThePreviousOneWithAMargin() throws {
+        let retention = MailDeliveryConfiguration().bodyRetentionMilliseconds
+        func queue() throws -> OutboxRecord {
+            try mailer.queueTestMessage(project: exampleProject(), to: "ada@example.com", publicURL: "http://h")
+        }
+        let first = try queue()
+        #expect(mailer.deliverDueMessages(worker: "w") == 1)
+        clock.advance(milliseconds: retention + 1)
+        mailer.removeFinishedMessages()  // the first after a start looks at every finished message
+        #expect(try message(first.id).templateValues == nil)
+        let purgedBefore = clock.nowMilliseconds() - retention
+        // Outcomes recorded late, with finish times before the previous purge (another node's
+        // clock behind): within the look-back margin they are purged next time; further back,
+        // they are left for the record's deletion.
+        let late = try queue()
+        let later = try queue()
+        try store.write { transaction in
+            let margin = Mailer.purgeOverlapMilliseconds
+            try transaction.markOutboxMessageSent(id: late.id, transport: "x", at: purgedBefore - margin + 1_000)
+            try transaction.markOutboxMessageSent(id: later.id, transport: "x", at: purgedBefore - margin - 1_000)
+        }
+        clock.advance(milliseconds: 60_000)
+        mailer.removeFinishedMessages()
+        #expect(try message(late.id).templateValues == nil)
+        #expect(try message(later.id).templateValues != nil)
+    }
+
     @Test func aFailedDeliveryIsRetriedWithBackOffUntilItSucceeds() throws {
         transport.failure.withLock { $0 = NetworkError(.transport, "connection refused") }
         let record = try mailer.queueTestMessage(

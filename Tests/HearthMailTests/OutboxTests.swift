@@ -162,7 +162,18 @@ private let start: Int64 = 1_750_000_000_000
             } == 0
         )
         #expect(try store.write { try $0.purgeOutboxBodies(finishedBefore: start, keepingProject: nil) } == 0)
-        #expect(try store.write { try $0.purgeOutboxBodies(finishedBefore: start + 1, keepingProject: nil) } == 2)
+        // A purge since a later finish time does not look at these.
+        #expect(
+            try store.write {
+                try $0.purgeOutboxBodies(finishedBefore: start + 1, finishedSince: start + 1, keepingProject: nil)
+            } == 0
+        )
+        #expect(
+            try store.write {
+                try $0.purgeOutboxBodies(finishedBefore: start + 1, finishedSince: start, keepingProject: nil)
+            } == 2
+        )
+        #expect(try store.write { try $0.purgeOutboxBodies(finishedBefore: start + 1, keepingProject: nil) } == 0)
         let purged = try #require(
             try store.read { try $0.outboxMessage(projectID: records[0].projectID, id: records[0].id) }
         )

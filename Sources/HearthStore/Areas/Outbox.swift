@@ -147,26 +147,32 @@ extension WriteTransaction {
     }
 
     /// Forgets the bodies, template values and action codes of messages finished before
-    /// `finishedBefore` (they hold live links), except in `keepingProject`; answers how many
-    /// it forgot (a message's template values and its bodies count one each).
+    /// `finishedBefore` (they hold live links) and not before `finishedSince`, except in
+    /// `keepingProject`; answers how many it forgot (a message's template values and its bodies
+    /// count one each). `finishedSince` bounds the scan to what finished since an earlier
+    /// purge, instead of every finished message still kept.
     @discardableResult
-    public func purgeOutboxBodies(finishedBefore: Int64, keepingProject: String?) throws(StoreError) -> Int {
+    public func purgeOutboxBodies(
+        finishedBefore: Int64,
+        finishedSince: Int64 = 0,
+        keepingProject: String?
+    ) throws(StoreError) -> Int {
+        let window: [SQLValue] = [.integer(finishedSince), .integer(finishedBefore), .text(keepingProject ?? "")]
         let values = try connection.execute(
             """
             UPDATE mail_outbox SET template_values = NULL
-            WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ? AND template_values IS NOT NULL
+            WHERE finished_at >= ? AND finished_at < ? AND project_id <> ? AND template_values IS NOT NULL
             """,
-            [.integer(finishedBefore), .text(keepingProject ?? "")]
+            window
         )
         return try values
             + connection.execute(
                 """
                 DELETE FROM mail_bodies WHERE id IN (
-                    SELECT id FROM mail_outbox
-                    WHERE finished_at IS NOT NULL AND finished_at < ? AND project_id <> ?
+                    SELECT id FROM mail_outbox WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
                 )
                 """,
-                [.integer(finishedBefore), .text(keepingProject ?? "")]
+                window
             )
     }
 
