@@ -41,6 +41,9 @@ public struct MailBody: Sendable, Equatable {
         self.values = values
     }
 
+    /// The plain value of `placeholder`, if the template uses it.
+    public func value(of placeholder: MailPlaceholder) -> String? { values[placeholder.ordinal] }
+
     /// The values as they are stored: a JSON object by placeholder name.
     public var encodedValues: String {
         var writer = JSONWriter(reservingCapacity: 512)
@@ -68,7 +71,7 @@ public struct MailBody: Sendable, Equatable {
 
     /// The plain-text body.
     public var text: String {
-        template.text.render { values[$0.ordinal] ?? "" }
+        template.text.render { value(of: $0) ?? "" }
     }
 }
 

@@ -101,7 +101,7 @@ public struct MailSettings: Sendable, Equatable, Codable {
 /// Replacement texts for one template in one language; `nil` parts keep the built-in text.
 /// `html` is the content of the message's body: Hearth wraps it in a document that sets the
 /// language and the direction (right-to-left for Persian, Arabic, Hebrew, ...).
-public struct MailTemplateOverride: Sendable, Equatable, Codable {
+public struct MailTemplateOverride: Sendable, Hashable, Codable {
     public var subject: String?
     public var html: String?
     public var text: String?

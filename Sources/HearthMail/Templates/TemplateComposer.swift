@@ -1,5 +1,6 @@
 import HearthBase
 public import HearthCore
+import Synchronization
 
 /// Hearth's `MailComposer`: the project's override of a template where it has one (part by
 /// part), else the built-in template, in the language negotiated among those the kind
@@ -41,7 +42,9 @@ public struct TemplateComposer: MailComposer {
             case .expiry: pack.durationText(seconds: lifetime)
             }
         }
-        let subject = Self.singleLine(template.subject.render(value))
+        // Each value is worked out once: the subject takes the body's where it has them.
+        let body = MailBody(template: template.body, value: value)
+        let subject = Self.singleLine(template.subject.render { body.value(of: $0) ?? value($0) })
         return ComposedMail(
             kind: kind,
             projectID: project.id,
@@ -50,7 +53,7 @@ public struct TemplateComposer: MailComposer {
             to: to,
             replyTo: try settings.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) },
             subject: subject,
-            body: MailBody(template: template.body, value: value),
+            body: body,
             deliverWithinSeconds: kind.hasLink ? lifetime : nil
         )
     }
@@ -62,6 +65,9 @@ public struct TemplateComposer: MailComposer {
         if override == nil, let builtIn, builtIn.language == language {
             return builtIn
         }
+        // An override is parsed, and its body template keyed, once per text, not per message.
+        let key = OverriddenTemplate(kind: kind, language: language, override: override)
+        if let known = Self.overridden.withLock({ $0[key] }) { return known }
         func part(_ text: String?, _ fallback: MailTemplateText?) throws(MailError) -> MailTemplateText {
             do {
                 if let text { return try MailTemplateText(text, kind: kind) }
@@ -73,14 +79,31 @@ public struct TemplateComposer: MailComposer {
             }
             return fallback
         }
-        return MailTemplateSet(
+        let set = MailTemplateSet(
             kind: kind,
             language: language,
             subject: try part(override?.subject, builtIn?.subject),
             html: try part(override?.html, builtIn?.body.html),
             text: try part(override?.text, builtIn?.body.text)
         )
+        Self.overridden.withLock { cache in
+            if cache.count >= Self.maximumOverridden { cache.removeAll() }
+            cache[key] = set
+        }
+        return set
     }
+
+    /// What a template made from an override depends on.
+    private struct OverriddenTemplate: Hashable {
+        var kind: MailKind
+        var language: String
+        var override: MailTemplateOverride?
+    }
+
+    /// Templates made from overrides, by what they were made from (few: one per override text
+    /// in use; a changed override is a new entry).
+    private static let overridden = Mutex<[OverriddenTemplate: MailTemplateSet]>([:])
+    private static let maximumOverridden = 256
 
     /// Control characters (line breaks included) become spaces; runs of spaces shrink to one.
     static func singleLine(_ text: String) -> String {
