@@ -78,11 +78,11 @@ extension Mailer: MailDispatcher {
     /// Puts `records` back in the outbox. `waiting` returns once that is durable; otherwise
     /// the write is queued (for `deliver`, which runs on the store's thread).
     private func releaseClaims(of records: [OutboxRecord], waiting: Bool) {
-        let ids = records.map(\.id)
+        let messages = records.map(\.key)
         let worker = dispatchWorker
         let now = clock.nowMilliseconds()
         let release: @Sendable (WriteTransaction) throws -> Void = { transaction in
-            for id in ids { try transaction.releaseOutboxClaim(id: id, worker: worker, at: now) }
+            for message in messages { try transaction.releaseOutboxClaim(message, worker: worker, at: now) }
         }
         guard waiting else {
             store.enqueueWrite(release)  // a failure is reported by the store; the claims lapse
@@ -94,7 +94,7 @@ extension Mailer: MailDispatcher {
             // The claims lapse instead, and the messages are sent then: later, not lost.
             log.warning(
                 "cannot give handed-over mail back to the outbox",
-                ["count": .int(Int64(ids.count)), "error": .string(String(describing: error))]
+                ["count": .int(Int64(messages.count)), "error": .string(String(describing: error))]
             )
         }
     }

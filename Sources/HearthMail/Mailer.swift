@@ -216,7 +216,7 @@ public final class Mailer: Sendable {
         for (record, (transport, result)) in outcomes {
             switch result {
             case .success:
-                changes.append(.sent(id: record.id, transport: transport))
+                changes.append(.sent(record.key, transport: transport))
             case .failure(let error as NetworkError) where error.kind != .rejected:
                 let deadline = min(record.expiresAt, record.createdAt + configuration.maximumAgeMilliseconds)
                 let delay =
@@ -227,7 +227,7 @@ public final class Mailer: Sendable {
                 // Past the deadline, the next round marks it failed with this error.
                 let next = min(now + delay, deadline)
                 changes.append(
-                    .retry(id: record.id, holder: record.claimedBy ?? worker, at: next, error: error.message)
+                    .retry(record.key, holder: record.claimedBy ?? worker, at: next, error: error.message)
                 )
                 log.warning(
                     "mail delivery failed; will retry",
@@ -239,7 +239,7 @@ public final class Mailer: Sendable {
                 )
             case .failure(let error):
                 let message = (error as? NetworkError)?.message ?? String(describing: error)
-                changes.append(.failed(id: record.id, holder: record.claimedBy ?? worker, error: message))
+                changes.append(.failed(record.key, holder: record.claimedBy ?? worker, error: message))
                 log.warning(
                     "mail delivery failed for good",
                     ["mailId": .string(record.id), "transport": .string(transport), "error": .string(message)]
@@ -252,17 +252,17 @@ public final class Mailer: Sendable {
             try store.write { transaction in
                 for change in recorded {
                     switch change {
-                    case .sent(let id, let transport):
-                        try transaction.markOutboxMessageSent(id: id, transport: transport, at: now)
-                    case .retry(let id, let holder, let next, let error):
+                    case .sent(let message, let transport):
+                        try transaction.markOutboxMessageSent(message, transport: transport, at: now)
+                    case .retry(let message, let holder, let next, let error):
                         try transaction.rescheduleOutboxMessage(
-                            id: id,
+                            message,
                             worker: holder,
                             nextAttemptAt: next,
                             error: error
                         )
-                    case .failed(let id, let holder, let error):
-                        try transaction.failOutboxMessage(id: id, worker: holder, error: error, at: now)
+                    case .failed(let message, let holder, let error):
+                        try transaction.failOutboxMessage(message, worker: holder, error: error, at: now)
                     }
                 }
             }
@@ -303,9 +303,9 @@ public final class Mailer: Sendable {
 
 /// What became of one claimed message.
 private enum OutboxOutcome: Sendable {
-    case sent(id: String, transport: String)
+    case sent(OutboxRecord.Key, transport: String)
     /// `holder`: the claim a change needs still to hold (the worker's own, or the node's
     /// claim on a handed-over message).
-    case retry(id: String, holder: String, at: Int64, error: String)
-    case failed(id: String, holder: String, error: String)
+    case retry(OutboxRecord.Key, holder: String, at: Int64, error: String)
+    case failed(OutboxRecord.Key, holder: String, error: String)
 }

@@ -43,12 +43,21 @@ import Testing
         let second = try client.request("GET", "\(Self.messages)?pageSize=2&pageToken=\(token)", headers: Self.admin)
         #expect((second.json["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[0]])
         #expect(second.json["nextPageToken"] == nil)
+        // A token of an earlier version, `<createdAt>.<id>`, pages from the same message.
+        let earlier = try client.request(
+            "GET",
+            "\(Self.messages)?pageSize=2&pageToken=1.\(ids[2])",
+            headers: Self.admin
+        )
+        #expect((earlier.json["messages"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[1], ids[0]])
 
         #expect(try client.request("GET", Self.messages).status == 401)
         #expect(try client.request("GET", Self.messages, headers: [("Authorization", "Bearer nope")]).status == 401)
         #expect(try client.request("GET", "\(Self.messages)/\(ids[0])").status == 401)
         #expect(try client.request("GET", "\(Self.messages)/unknown", headers: Self.admin).status == 404)
-        for query in ["state=lost", "pageSize=0", "pageSize=x", "pageToken=garbage"] {
+        for query in [
+            "state=lost", "pageSize=0", "pageSize=x", "pageToken=garbage", "pageToken=0000000000%2F", "pageToken=.",
+        ] {
             let bad = try client.request("GET", "\(Self.messages)?\(query)", headers: Self.admin)
             #expect(bad.status == 400, "\(query)")
             #expect(bad.errorStatus == "INVALID_ARGUMENT")

@@ -95,8 +95,8 @@ final class RecordingTransport: MailTransport {
         let later = try queue()
         try store.write { transaction in
             let margin = Mailer.purgeOverlapMilliseconds
-            try transaction.markOutboxMessageSent(id: late.id, transport: "x", at: purgedBefore - margin + 1_000)
-            try transaction.markOutboxMessageSent(id: later.id, transport: "x", at: purgedBefore - margin - 1_000)
+            try transaction.markOutboxMessageSent(late.key, transport: "x", at: purgedBefore - margin + 1_000)
+            try transaction.markOutboxMessageSent(later.key, transport: "x", at: purgedBefore - margin - 1_000)
         }
         clock.advance(milliseconds: 60_000)
         mailer.removeFinishedMessages()

@@ -26,23 +26,23 @@ extension HearthApplication {
                 state = known
             }
             let pageSize = try Self.pageSize(request.query["pageSize"])
-            let position = try request.query["pageToken"].map { token throws(GoogleAPIError) in
-                guard let position = Self.pagePosition(token) else {
+            let afterID = try request.query["pageToken"].map { token throws(GoogleAPIError) in
+                guard let id = Self.lastMessageID(token) else {
                     throw GoogleAPIError.invalidArgument("pageToken is not one this server gave")
                 }
-                return position
+                return id
             }
             let page = try store.read { transaction in
                 try transaction.outboxMessages(
                     projectID: project.id,
                     state: state,
-                    after: position,
+                    afterID: afterID,
                     limit: pageSize + 1
                 )
             }
             var answer: JSONObject = ["messages": .array(page.prefix(pageSize).map(\.summaryJSON))]
             if page.count > pageSize, let last = page.prefix(pageSize).last {
-                answer["nextPageToken"] = .string("\(last.createdAt).\(last.id)")
+                answer["nextPageToken"] = .string(last.id)
             }
             return .json(.object(answer))
         }
@@ -196,10 +196,17 @@ extension HearthApplication {
         return size
     }
 
-    /// A page token is the position of the last message shown: `<createdAt>.<id>`.
-    private static func pagePosition(_ token: String) -> (createdAt: Int64, id: String)? {
-        guard let dot = token.firstIndex(of: "."), let createdAt = Int64(token[..<dot]) else { return nil }
-        let id = String(token[token.index(after: dot)...])
-        return id.isEmpty ? nil : (createdAt, id)
+    /// A page token is the ID of the last message shown (IDs sort by age): 9 base-32 digits of
+    /// its creation time, then base64url. Tokens of earlier versions, `<createdAt>.<id>`, still
+    /// work (an ID has no dot).
+    private static func lastMessageID(_ token: String) -> String? {
+        let id = token.split(separator: ".", maxSplits: 1).last.map(String.init) ?? ""
+        guard (10...64).contains(id.utf8.count), id.utf8.prefix(9).allSatisfy(timeDigits.contains),
+            id.utf8.allSatisfy(idCharacters.contains)
+        else { return nil }
+        return id
     }
+
+    private static let timeDigits = ByteSet("0123456789abcdefghijklmnopqrstuv".utf8)
+    private static let idCharacters = ByteSet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_".utf8)
 }

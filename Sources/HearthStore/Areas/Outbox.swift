@@ -75,8 +75,8 @@ extension WriteTransaction {
             """
             UPDATE mail_outbox
             SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
-            WHERE id IN (
-                SELECT id FROM mail_outbox
+            WHERE (project_id, id) IN (
+                SELECT project_id, id FROM mail_outbox
                 WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
                 ORDER BY next_attempt_at, created_at LIMIT ?
             ) AND state IN ('queued', 'sending') AND next_attempt_at <= ?
@@ -92,21 +92,22 @@ extension WriteTransaction {
 
     /// Records a delivery. `sent` is final, so it is recorded even if the claim lapsed and
     /// another worker took the message meanwhile: that stops further copies.
-    public func markOutboxMessageSent(id: String, transport: String, at now: Int64) throws(StoreError) {
+    public func markOutboxMessageSent(_ message: OutboxRecord.Key, transport: String, at now: Int64) throws(StoreError)
+    {
         try connection.execute(
             """
             UPDATE mail_outbox
             SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
                 claimed_until = NULL, claimed_by = NULL
-            WHERE id = ? AND state <> 'sent'
+            WHERE project_id = ? AND id = ? AND state <> 'sent'
             """,
-            [.text(transport), .integer(now), .text(id)]
+            [.text(transport), .integer(now), .text(message.projectID), .text(message.id)]
         )
     }
 
     /// Puts a message back in the queue after a failed attempt, if `worker` still holds it.
     public func rescheduleOutboxMessage(
-        id: String,
+        _ message: OutboxRecord.Key,
         worker: String,
         nextAttemptAt: Int64,
         error: String
@@ -115,34 +116,36 @@ extension WriteTransaction {
             """
             UPDATE mail_outbox
             SET state = 'queued', next_attempt_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
             """,
-            [.integer(nextAttemptAt), .text(error), .text(id), .text(worker)]
+            [.integer(nextAttemptAt), .text(error), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
 
     /// Puts a message that `worker` claimed but never tried back in the queue, due at once
     /// (its claim did not count as an attempt).
-    public func releaseOutboxClaim(id: String, worker: String, at now: Int64) throws(StoreError) {
+    public func releaseOutboxClaim(_ message: OutboxRecord.Key, worker: String, at now: Int64) throws(StoreError) {
         try connection.execute(
             """
             UPDATE mail_outbox
             SET state = 'queued', attempts = attempts - 1, next_attempt_at = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
             """,
-            [.integer(now), .text(id), .text(worker)]
+            [.integer(now), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
 
     /// Gives up on a message, if `worker` still holds it.
-    public func failOutboxMessage(id: String, worker: String, error: String, at now: Int64) throws(StoreError) {
+    public func failOutboxMessage(_ message: OutboxRecord.Key, worker: String, error: String, at now: Int64)
+        throws(StoreError)
+    {
         try connection.execute(
             """
             UPDATE mail_outbox
             SET state = 'failed', finished_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE id = ? AND state = 'sending' AND claimed_by = ?
+            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
             """,
-            [.integer(now), .text(error), .text(id), .text(worker)]
+            [.integer(now), .text(error), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
 
@@ -205,11 +208,12 @@ extension StoreReading {
     }
 
     /// A project's messages, newest first, optionally in one state, starting after the
-    /// position `(createdAt, id)` of the last message of the previous page.
+    /// message `afterID` (the last one of the previous page). A message's ID starts with its
+    /// creation time, so ID order is age order, and the outbox's key is (project, ID).
     public func outboxMessages(
         projectID: String,
         state: OutboxRecord.State? = nil,
-        after position: (createdAt: Int64, id: String)? = nil,
+        afterID: String? = nil,
         limit: Int
     ) throws(StoreError) -> [OutboxRecord] {
         var sql = "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ?"
@@ -218,11 +222,11 @@ extension StoreReading {
             sql += " AND o.state = ?"
             parameters.append(.text(state.rawValue))
         }
-        if let position {
-            sql += " AND (o.created_at < ? OR (o.created_at = ? AND o.id < ?))"
-            parameters += [.integer(position.createdAt), .integer(position.createdAt), .text(position.id)]
+        if let afterID {
+            sql += " AND o.id < ?"
+            parameters.append(.text(afterID))
         }
-        sql += " ORDER BY o.created_at DESC, o.id DESC LIMIT ?"
+        sql += " ORDER BY o.id DESC LIMIT ?"
         parameters.append(.integer(limit))
         return try connection.query(sql, parameters).map(OutboxRecord.init(row:))
     }
@@ -241,7 +245,7 @@ extension StoreReading {
             """
             SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
             WHERE o.project_id = ? AND b.action_code IS NOT NULL
-            ORDER BY o.created_at, o.id
+            ORDER BY o.id
             """,
             [.text(projectID)]
         ).map(OutboxRecord.init(row:))

@@ -36,8 +36,20 @@ public struct OutboxRecord: Sendable, Equatable {
         }
     }
 
+    /// What names a message: the outbox is keyed by project and ID.
+    public struct Key: Sendable, Hashable {
+        public var projectID: String
+        public var id: String
+
+        public init(projectID: String, id: String) {
+            self.projectID = projectID
+            self.id = id
+        }
+    }
+
     public var id: String
     public var projectID: String
+    public var key: Key { Key(projectID: projectID, id: id) }
     public var kind: String
     public var language: String
     /// The `From` mailbox (`"Name" <address>` or a bare address).

@@ -69,7 +69,12 @@ extension WriteTransaction {
     /// Deletes the project and, through the foreign keys, everything that belongs to it.
     @discardableResult
     public func deleteProject(id: String) throws(StoreError) -> Bool {
-        try connection.execute("DELETE FROM projects WHERE project_id = ?", [.text(id)]) > 0
+        // Message bodies have no foreign key (they are keyed by message ID alone).
+        try connection.execute(
+            "DELETE FROM mail_bodies WHERE id IN (SELECT id FROM mail_outbox WHERE project_id = ?)",
+            [.text(id)]
+        )
+        return try connection.execute("DELETE FROM projects WHERE project_id = ?", [.text(id)]) > 0
     }
 }
 
