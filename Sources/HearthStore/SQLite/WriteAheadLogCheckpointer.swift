@@ -3,7 +3,7 @@ import HearthBase
 /// Copies committed pages from the write-ahead log back into the database file on its own
 /// thread and connection, so that little is left for the checkpoints the writer runs itself.
 ///
-/// The writer checkpoints after a commit that leaves the log at `checkpointFrames` or more (on its
+/// The writer checkpoints after a commit that leaves the log at 1000 frames or more (on its
 /// own thread, `SQLiteConnection.checkpointIfLogReaches`): it copies every page committed
 /// since the last checkpoint and syncs the database file, and the next group waits for it.
 /// This thread runs a passive checkpoint
