@@ -294,6 +294,43 @@ private let start: Int64 = 1_750_000_000_000
         #expect(bodies == 0)
     }
 
+    @Test func keyingTheOutboxByProjectKeepsEveryField() throws {
+        // Step 302 rebuilds the outbox and the bodies' table: a message queued with an action,
+        // claimed and put back after a failed attempt reads back the same afterwards.
+        let path = directory.url.appendingPathComponent("rekeyed.db").path
+        let before = try SQLiteStore(
+            SQLiteStore.Configuration(path: path),
+            migrations: Schema.migrations.filter { $0.version != 302 }
+        )
+        try ProjectDirectory(store: before, clock: ManualClock(milliseconds: start)).save(exampleProject())
+        let mail = try TemplateComposer().compose(sampleRequest(.verifyAndChangeEmail, language: "it"))
+        let action = MailAction(
+            requestType: .verifyAndChangeEmail,
+            email: "ada@example.com",
+            newEmail: "ada@example.org",
+            oobCode: "code-1",
+            oobLink: "https://example.com/link"
+        )
+        let queued = try before.write { try $0.enqueueMail(mail, action: action, at: start) }
+        try before.write { transaction in
+            _ = try transaction.claimOutboxMessages(now: start, claimedUntil: start + 60_000, worker: "a", limit: 1)
+            try transaction.rescheduleOutboxMessage(
+                queued.key,
+                worker: "a",
+                nextAttemptAt: start + 5_000,
+                error: "busy"
+            )
+        }
+        let stored = try #require(try before.read { try $0.outboxMessage(projectID: queued.projectID, id: queued.id) })
+        before.close()
+        let after = try SQLiteStore(SQLiteStore.Configuration(path: path))
+        defer { after.close() }
+        let rekeyed = try after.read { try $0.outboxMessage(projectID: queued.projectID, id: queued.id) }
+        #expect(rekeyed == stored)
+        #expect(stored.attempts == 1 && stored.lastError == "busy" && stored.action?.oobCode == "code-1")
+        #expect(try rekeyed?.bodies()?.text == mail.body.text)
+    }
+
     @Test func aStoredTemplateMustMatchItsKey() throws {
         let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "fa"))
         let template = mail.body.template
