@@ -78,12 +78,14 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Queues `body`; `completion` runs on the writer thread after the commit (or failure).
+    /// An unguarded body runs without a savepoint (see `Store.write(_:guarded:completion:)`).
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        guarded: Bool = true,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         let outcome = OutcomeBox<Value>()
-        let pending = PendingWrite(waits: false) { transaction in
+        let pending = PendingWrite(waits: false, guarded: guarded) { transaction in
             outcome.value = try body(transaction)
         }
         pending.completion = { error in
@@ -148,6 +150,19 @@ final class GroupCommitWriter: Sendable {
             return
         }
         for pending in batch {
+            if !pending.guarded {
+                do {
+                    try pending.body(transaction)
+                } catch let error as StoreError {
+                    // It may have changed something before failing: nothing of the group is kept.
+                    rollback(connection)
+                    finish(batch, failure: error)
+                    return
+                } catch {
+                    pending.error = error  // thrown before any change, by the write's contract
+                }
+                continue
+            }
             do {
                 try connection.execute("SAVEPOINT write_job", [])
                 do {
@@ -261,14 +276,17 @@ final class GroupCommitWriter: Sendable {
 /// `done`, and the caller reads it only after the signal, so the fields need no lock.
 private final class PendingWrite: @unchecked Sendable {
     let waits: Bool
+    /// Runs in a savepoint of its own (see `Store.write(_:guarded:completion:)`).
+    let guarded: Bool
     let body: @Sendable (WriteTransaction) throws -> Void
     let done = DispatchSemaphore(value: 0)
     var error: (any Error)?
     /// For writes nobody blocks on: called on the writer thread when the write is settled.
     var completion: (@Sendable ((any Error)?) -> Void)?
 
-    init(waits: Bool, body: @escaping @Sendable (WriteTransaction) throws -> Void) {
+    init(waits: Bool, guarded: Bool = true, body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         self.waits = waits
+        self.guarded = guarded
         self.body = body
     }
 }

@@ -21,8 +21,14 @@ public protocol Store: Sendable {
     /// Runs `body` like `write`, but returns at once: `completion` is called (on the store's
     /// writer) with the result once the transaction is durable, or with the error. For
     /// callers that must not hold a thread while the commit happens (deferred HTTP answers).
+    ///
+    /// A `guarded` body runs in a savepoint of its own, so whatever it throws undoes its changes
+    /// alone. An unguarded one saves that (~10 µs of the writer's time per write) and must
+    /// throw only before its first change — except a `StoreError`, which fails every write of
+    /// its group (SQLite's own failures mostly doom the transaction anyway).
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     )
 
@@ -63,4 +69,14 @@ public struct ReadTransaction: StoreReading {
 public struct WriteTransaction: StoreReading {
     public let connection: any SQLConnection
     init(connection: any SQLConnection) { self.connection = connection }
+}
+
+extension Store {
+    /// `write(_:guarded:completion:)` with the body in a savepoint of its own.
+    public func write<Value: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        write(body, guarded: true, completion: completion)
+    }
 }

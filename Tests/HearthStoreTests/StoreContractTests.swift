@@ -283,4 +283,93 @@ import Testing
         done.wait()
         #expect(throws: StoreError.self) { try outcome.withLock { try $0?.get() } }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnguardedWriteIsAllOrNothingAndItsRefusalKeepsTheOthers(kind: StoreKind) throws {
+        let fixture = try StoreFixture(
+            kind,
+            migrations: Schema.migrations + [
+                Migration(
+                    version: 1000,
+                    name: "scratch",
+                    sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)"
+                )
+            ]
+        )
+        let store = fixture.store
+        try store.write { try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (0, 'taken')", []) }
+        struct Refused: Error {}
+        // Every third write refuses before changing anything; every fifth inserts its row and then
+        // fails in the store (a second row with a taken label), which fails the rest of its group.
+        let outcomes = Mutex<[Int: Result<Void, any Error>]>([:])
+        let settled = DispatchGroup()
+        for index in 1...60 {
+            settled.enter()
+            store.write(
+                { transaction in
+                    if index % 3 == 0 { throw Refused() }
+                    try transaction.connection.execute(
+                        "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                        [.integer(Int64(index)), .text("row \(index)")]
+                    )
+                    if index % 5 == 0 {
+                        try transaction.connection.execute(
+                            "INSERT INTO scratch (id, label) VALUES (?, 'taken')",
+                            [.integer(Int64(1000 + index))]
+                        )
+                    }
+                },
+                guarded: false
+            ) { result in
+                outcomes.withLock { $0[index] = result }
+                settled.leave()
+            }
+        }
+        settled.wait()
+        let stored = Set(
+            try store.read { try $0.connection.query("SELECT id FROM scratch", []).map { Int($0.int64(0)) } }
+        )
+        for (index, outcome) in outcomes.withLock({ $0 }) {
+            switch outcome {
+            case .success:
+                #expect(index % 3 != 0 && index % 5 != 0 && stored.contains(index), "\(index)")
+            case .failure(let error):
+                #expect(!stored.contains(index) && !stored.contains(1000 + index), "\(index)")
+                // A refusal, or the failure of the group it was in.
+                #expect(error is StoreError || (error is Refused && index % 3 == 0), "\(index)")
+                if index % 5 == 0 && index % 3 != 0 { #expect(error is StoreError, "\(index)") }
+            }
+        }
+        #expect(outcomes.withLock { $0.count } == 60)
+        #expect(stored.isSubset(of: Set(0...60)))
+
+        // One at a time: a refusal reports itself, and the next write commits.
+        for (id, refuses) in [(100, true), (101, false)] {
+            let done = DispatchSemaphore(value: 0)
+            let result = Mutex<Result<Void, any Error>?>(nil)
+            store.write(
+                { transaction in
+                    if refuses { throw Refused() }
+                    try transaction.connection.execute(
+                        "INSERT INTO scratch (id, label) VALUES (?, 'alone')",
+                        [.integer(Int64(id))]
+                    )
+                },
+                guarded: false
+            ) { outcome in
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+            done.wait()
+            if refuses {
+                #expect(throws: Refused.self) { try result.withLock { try $0?.get() } }
+            } else {
+                #expect(throws: Never.self) { try result.withLock { try $0?.get() } }
+            }
+        }
+        #expect(
+            try store.read { try $0.connection.queryFirst("SELECT id FROM scratch WHERE label = 'alone'", [])?.int(0) }
+                == 101
+        )
+    }
 }

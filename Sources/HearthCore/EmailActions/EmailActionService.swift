@@ -106,7 +106,9 @@ public final class EmailActionService: Sendable {
     public struct PreparedSend: Sendable {
         /// The answer, once `write` has committed.
         public let sent: Sent
-        /// Counts the limits, stores the code and queues the email, in one transaction.
+        /// Counts the limits, stores the code and queues the email, in one transaction. It
+        /// throws only before its first change (a refusal) or with a `StoreError`, so it can run
+        /// unguarded (`Store.write(_:guarded:completion:)`).
         public let write: @Sendable (WriteTransaction) throws -> Void
         /// Call once `write` is durable (not if it failed): sends the email it queued.
         public let committed: @Sendable () -> Void
@@ -357,13 +359,15 @@ struct SendLimits {
         )
     }
 
+    /// Counts one email against both limits, or throws `tooManyAttempts` having changed
+    /// nothing (the send's write runs without a savepoint).
     func record(recipient: String, clientAddress: String, in transaction: WriteTransaction, now: Int64) throws {
-        let within = try RateLimit.record(
+        let admitted = try RateLimit.admit(
             [(perRecipient, recipient), (perClientAddress, clientAddress)],
             in: transaction,
             now: now
         )
-        guard within.allSatisfy({ $0 }) else {
+        guard admitted else {
             throw AuthError(.tooManyAttempts, "Too many emails were asked for; try again later.")
         }
     }

@@ -47,6 +47,29 @@ public struct RateLimit: Sendable, Equatable {
         return zip(entries, totals).map { entry, total in total <= entry.limit.limit }
     }
 
+    /// Counts one event against each (limit, key) pair if every one of them has room left,
+    /// and answers whether it did. A refusal changes nothing (the pairs are read first), so
+    /// the caller needs no savepoint to undo it. The pairs must name distinct counters.
+    public static func admit(
+        _ entries: [(limit: RateLimit, key: String)],
+        in transaction: WriteTransaction,
+        now: Int64
+    ) throws -> Bool {
+        for entry in entries where try entry.limit.isExhausted(entry.key, in: transaction, now: now) {
+            return false
+        }
+        try transaction.addHits(
+            entries.map { entry in
+                let window = entry.limit.windowStart(now)
+                return (
+                    bucket: entry.limit.bucket(entry.key), windowStart: window,
+                    expiresAt: window + entry.limit.windowSeconds
+                )
+            }
+        )
+        return true
+    }
+
     /// Whether `key` has already used up the current window, without counting anything.
     public func isExhausted(_ key: String, in transaction: some StoreReading, now: Int64) throws -> Bool {
         try transaction.hits(bucket: bucket(key), since: windowStart(now)) >= limit

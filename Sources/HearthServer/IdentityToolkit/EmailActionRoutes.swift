@@ -57,7 +57,7 @@ extension HearthApplication {
         // serves other requests while it happens.
         let sent = prepared.sent
         let committed = prepared.committed
-        return deferredWrite(prepared.write) { _ in
+        return deferredWrite(prepared.write, guarded: false) { _ in
             committed()
             var object = JSONObject()
             object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"

@@ -43,10 +43,11 @@ extension HearthApplication {
     /// once the commit is durable. Errors are answered as a synchronous handler's would be.
     func deferredWrite<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        guarded: Bool = true,
         render: @escaping @Sendable (Value) throws -> Response
     ) -> Response {
         .deferred { [self] promise in
-            store.write(body) { result in
+            store.write(body, guarded: guarded) { result in
                 do {
                     promise.succeed(try render(result.get()))
                 } catch {

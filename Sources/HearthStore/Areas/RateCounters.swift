@@ -21,6 +21,25 @@ extension WriteTransaction {
         by amount: Int64 = 1
     ) throws(StoreError) -> [Int64] {
         guard !hits.isEmpty else { return [] }
+        try addHits(hits, by: amount)
+        var totals: [Int64] = []
+        totals.reserveCapacity(hits.count)
+        for hit in hits {
+            let row = try connection.queryFirst(
+                "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
+                [.text(hit.bucket), .integer(hit.windowStart)]
+            )
+            totals.append(row?.int64(0) ?? amount)
+        }
+        return totals
+    }
+
+    /// Counts `amount` hits in each of several buckets with one statement, answering nothing.
+    public func addHits(
+        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)],
+        by amount: Int64 = 1
+    ) throws(StoreError) {
+        guard !hits.isEmpty else { return }
         let values = Array(repeating: "(?, ?, ?, ?)", count: hits.count).joined(separator: ", ")
         var parameters: [SQLValue] = []
         parameters.reserveCapacity(hits.count * 4)
@@ -34,16 +53,6 @@ extension WriteTransaction {
             """,
             parameters
         )
-        var totals: [Int64] = []
-        totals.reserveCapacity(hits.count)
-        for hit in hits {
-            let row = try connection.queryFirst(
-                "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
-                [.text(hit.bucket), .integer(hit.windowStart)]
-            )
-            totals.append(row?.int64(0) ?? amount)
-        }
-        return totals
     }
 
     /// Forgets the counts of `bucket` (a successful sign-in clears its failures).

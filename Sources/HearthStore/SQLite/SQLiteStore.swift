@@ -130,9 +130,10 @@ public final class SQLiteStore: Store {
 
     public func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
+        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        writer.write(body, completion: completion)
+        writer.write(body, guarded: guarded, completion: completion)
     }
 
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
