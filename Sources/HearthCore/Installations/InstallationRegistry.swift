@@ -55,7 +55,8 @@ public final class InstallationRegistry: Sendable {
 
     /// A registration checked and signed ahead of its one durable write.
     public struct PreparedRegistration: Sendable {
-        /// Stores the installation; answers the FID it got.
+        /// Stores the installation; answers the FID it got. It throws only the store's own
+        /// errors, so it can run unguarded (`Store.write(_:guarded:completion:)`).
         public let write: @Sendable (WriteTransaction) throws -> String
         /// The answer for the FID the write chose (the token is signed again only when the
         /// requested FID was replaced).

@@ -37,7 +37,7 @@ extension HearthApplication {
             }
             // One durable group commit; the worker thread serves others while it happens.
             let number = project.number
-            return deferredWrite(prepared.write) { fid in
+            return deferredWrite(prepared.write, guarded: false) { fid in
                 let registration = try prepared.finish(fid)
                 var writer = JSONWriter(reservingCapacity: 640)
                 writer.beginObject()
