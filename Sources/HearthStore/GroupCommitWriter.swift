@@ -81,7 +81,7 @@ final class GroupCommitWriter: Sendable {
     /// An unguarded body runs without a savepoint (see `Store.write(_:guarded:completion:)`).
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool = true,
+        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         let outcome = OutcomeBox<Value>()

@@ -110,6 +110,22 @@ import Testing
         #expect(try temporary.store.read { try large.isExhausted("k", in: $0, now: 10) })
     }
 
+    @Test func anAdmissionIsCountedOnlyWhenEveryLimitHasRoom() throws {
+        let temporary = try TemporaryStore()
+        let small = RateLimit(name: "small", limit: 1, windowSeconds: 60)
+        let large = RateLimit(name: "large", limit: 2, windowSeconds: 60)
+        func admit() throws -> Bool {
+            try temporary.store.write { try RateLimit.admit([(small, "k"), (large, "k")], in: $0, now: 10) }
+        }
+        #expect(try admit())
+        #expect(try !admit())
+        #expect(try !admit())
+        // The refusals counted nothing: the large limit still has room for one.
+        #expect(try temporary.store.read { try !large.isExhausted("k", in: $0, now: 10) })
+        #expect(try temporary.store.write { try large.record("k", in: $0, now: 10) })
+        #expect(try temporary.store.read { try large.isExhausted("k", in: $0, now: 10) })
+    }
+
     @Test func aResetForgetsTheCount() throws {
         let temporary = try TemporaryStore()
         let limit = RateLimit(name: "test", limit: 1, windowSeconds: 60)

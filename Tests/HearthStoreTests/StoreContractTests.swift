@@ -246,9 +246,9 @@ import Testing
 }
 
 @Suite struct StoreAsyncWriteContractTests {
-    @Test(arguments: StoreKind.allCases)
-    func anAsynchronousWriteCompletesAfterItsCommitWithItsResultOrError(kind: StoreKind) throws {
-        let fixture = try StoreFixture(
+    /// A store with a scratch table whose labels are unique.
+    private static func fixture(_ kind: StoreKind) throws -> StoreFixture {
+        try StoreFixture(
             kind,
             migrations: Schema.migrations + [
                 Migration(
@@ -258,6 +258,11 @@ import Testing
                 )
             ]
         )
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anAsynchronousWriteCompletesAfterItsCommitWithItsResultOrError(kind: StoreKind) throws {
+        let fixture = try Self.fixture(kind)
         let store = fixture.store
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Int, any Error>?>(nil)
@@ -286,16 +291,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anUnguardedWriteIsAllOrNothingAndItsRefusalKeepsTheOthers(kind: StoreKind) throws {
-        let fixture = try StoreFixture(
-            kind,
-            migrations: Schema.migrations + [
-                Migration(
-                    version: 1000,
-                    name: "scratch",
-                    sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)"
-                )
-            ]
-        )
+        let fixture = try Self.fixture(kind)
         let store = fixture.store
         try store.write { try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (0, 'taken')", []) }
         struct Refused: Error {}

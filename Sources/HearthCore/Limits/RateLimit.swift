@@ -18,13 +18,7 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Counts one event for `key` and answers whether it is within the limit.
     public func record(_ key: String, in transaction: WriteTransaction, now: Int64) throws -> Bool {
-        let window = windowStart(now)
-        let hits = try transaction.countHit(
-            bucket: bucket(key),
-            windowStart: window,
-            expiresAt: window + windowSeconds
-        )
-        return hits <= limit
+        try transaction.countHits([counter(key, now: now)])[0] <= limit
     }
 
     /// Counts one event against each (limit, key) pair in one statement and answers, in order,
@@ -36,14 +30,7 @@ public struct RateLimit: Sendable, Equatable {
     )
         throws -> [Bool]
     {
-        let hits = entries.map { entry in
-            let window = entry.limit.windowStart(now)
-            return (
-                bucket: entry.limit.bucket(entry.key), windowStart: window,
-                expiresAt: window + entry.limit.windowSeconds
-            )
-        }
-        let totals = try transaction.countHits(hits)
+        let totals = try transaction.countHits(entries.map { $0.limit.counter($0.key, now: now) })
         return zip(entries, totals).map { entry, total in total <= entry.limit.limit }
     }
 
@@ -58,15 +45,7 @@ public struct RateLimit: Sendable, Equatable {
         for entry in entries where try entry.limit.isExhausted(entry.key, in: transaction, now: now) {
             return false
         }
-        try transaction.addHits(
-            entries.map { entry in
-                let window = entry.limit.windowStart(now)
-                return (
-                    bucket: entry.limit.bucket(entry.key), windowStart: window,
-                    expiresAt: window + entry.limit.windowSeconds
-                )
-            }
-        )
+        try transaction.addHits(entries.map { $0.limit.counter($0.key, now: now) })
         return true
     }
 
@@ -81,6 +60,12 @@ public struct RateLimit: Sendable, Equatable {
     }
 
     private func windowStart(_ now: Int64) -> Int64 { now - now % windowSeconds }
+
+    /// The store's counter of `key` for the window `now` falls in.
+    private func counter(_ key: String, now: Int64) -> (bucket: String, windowStart: Int64, expiresAt: Int64) {
+        let window = windowStart(now)
+        return (bucket(key), window, window + windowSeconds)
+    }
 
     private func bucket(_ key: String) -> String { "\(name):\(key)" }
 }

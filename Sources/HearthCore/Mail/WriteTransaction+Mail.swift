@@ -72,12 +72,23 @@ extension WriteTransaction {
         )
     }
 
+    /// Whether `text` has the shape of a message ID this server makes: 9 base-32 digits of its
+    /// creation time, then base64url.
+    public static func isMessageID(_ text: some StringProtocol) -> Bool {
+        let time = text.utf8.prefix(timeDigitCount)
+        return time.count == timeDigitCount && time.allSatisfy(timeDigits.contains) && text.utf8.count <= 64
+            && Base64URL.decode(text.dropFirst(timeDigitCount)).map { !$0.isEmpty } == true
+    }
+
+    private static let timeDigitCount = 9
+    private static let timeDigits = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+
     /// `milliseconds` as 9 base-32 digits (fixed width, so IDs compare like their times).
     static func timePrefix(_ milliseconds: Int64) -> String {
-        let digits = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+        let digits = timeDigits
         var value = UInt64(max(0, milliseconds))
-        var output = [UInt8](repeating: 0, count: 9)
-        for index in stride(from: 8, through: 0, by: -1) {
+        var output = [UInt8](repeating: 0, count: timeDigitCount)
+        for index in stride(from: timeDigitCount - 1, through: 0, by: -1) {
             output[index] = digits[Int(value & 31)]
             value >>= 5
         }

@@ -201,12 +201,6 @@ extension HearthApplication {
     /// work (an ID has no dot).
     private static func lastMessageID(_ token: String) -> String? {
         let id = token.split(separator: ".", maxSplits: 1).last.map(String.init) ?? ""
-        guard (10...64).contains(id.utf8.count), id.utf8.prefix(9).allSatisfy(timeDigits.contains),
-            id.utf8.allSatisfy(idCharacters.contains)
-        else { return nil }
-        return id
+        return WriteTransaction.isMessageID(id) ? id : nil
     }
-
-    private static let timeDigits = ByteSet("0123456789abcdefghijklmnopqrstuv".utf8)
-    private static let idCharacters = ByteSet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_".utf8)
 }

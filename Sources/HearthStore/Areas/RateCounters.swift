@@ -1,15 +1,4 @@
 extension WriteTransaction {
-    /// Counts one more hit in `bucket` for the window starting at `windowStart` and answers
-    /// the window's total. Kept in the store so that every node shares the same count.
-    public func countHit(
-        bucket: String,
-        windowStart: Int64,
-        expiresAt: Int64,
-        by amount: Int64 = 1
-    ) throws(StoreError) -> Int64 {
-        try countHits([(bucket, windowStart, expiresAt)], by: amount)[0]
-    }
-
     /// Counts `amount` hits in each of several buckets with one statement and answers each
     /// window's total, in the order given (a request checked against two limits pays one write).
     ///
