@@ -35,6 +35,8 @@ final class GroupCommitWriter: Sendable {
     private let maximumBatch: Int
     private let afterCommit: (@Sendable (any SQLConnection) throws -> Void)?
     private let report: @Sendable (String) -> Void
+    /// Rows this writer saw committed that are never deleted; its thread's alone.
+    private let permanentRows = PermanentRows()
 
     /// Starts the writer thread. `connection` is used by that thread only from now on.
     /// - Parameter syncAfterCommit: makes every commit so far durable (an fsync of the
@@ -142,7 +144,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func commit(_ batch: [PendingWrite], on connection: any SQLConnection) {
-        let transaction = WriteTransaction(connection: connection)
+        let transaction = WriteTransaction(connection: connection, permanentRows: permanentRows)
         do {
             try connection.execute(beginStatement(connection.dialect), [])
         } catch {
@@ -165,11 +167,13 @@ final class GroupCommitWriter: Sendable {
             }
             do {
                 try connection.execute("SAVEPOINT write_job", [])
+                let mark = permanentRows.mark
                 do {
                     try pending.body(transaction)
                     try connection.execute("RELEASE write_job", [])
                 } catch {
                     pending.error = error
+                    permanentRows.rollBack(to: mark)
                     try connection.execute("ROLLBACK TO write_job", [])
                     try connection.execute("RELEASE write_job", [])
                 }
@@ -187,6 +191,7 @@ final class GroupCommitWriter: Sendable {
             finish(batch, failure: error)
             return
         }
+        permanentRows.transactionCommitted()
         commits.add(1, ordering: .relaxed)
         lastCommitUptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
@@ -242,6 +247,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func rollback(_ connection: any SQLConnection) {
+        permanentRows.transactionRolledBack()
         do {
             try connection.execute("ROLLBACK", [])
         } catch {

@@ -24,8 +24,9 @@ public protocol Store: Sendable {
     ///
     /// A `guarded` body runs in a savepoint of its own, so whatever it throws undoes its changes
     /// alone. An unguarded one saves that (~10 µs of the writer's time per write) and must
-    /// throw only before its first change — except a `StoreError`, which fails every write of
-    /// its group (SQLite's own failures mostly doom the transaction anyway).
+    /// throw only before its first change, or having undone its changes itself — except a
+    /// `StoreError`, which fails every write of its group (SQLite's own failures mostly doom
+    /// the transaction anyway).
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
         guarded: Bool,
@@ -68,7 +69,13 @@ public struct ReadTransaction: StoreReading {
 /// The changes of one `write`. Areas add their statements in extensions of this type.
 public struct WriteTransaction: StoreReading {
     public let connection: any SQLConnection
-    init(connection: any SQLConnection) { self.connection = connection }
+    /// The writer's memory of rows that are stored for good (`nil`: insert every time).
+    let permanentRows: PermanentRows?
+
+    init(connection: any SQLConnection, permanentRows: PermanentRows? = nil) {
+        self.connection = connection
+        self.permanentRows = permanentRows
+    }
 }
 
 extension Store {

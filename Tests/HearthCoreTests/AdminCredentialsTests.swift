@@ -126,6 +126,26 @@ import Testing
         #expect(try temporary.store.read { try large.isExhausted("k", in: $0, now: 10) })
     }
 
+    @Test func anAdmissionRefusedByALaterLimitTakesBackTheEarlierCounts() throws {
+        let temporary = try TemporaryStore()
+        let first = RateLimit(name: "first", limit: 3, windowSeconds: 60)
+        let second = RateLimit(name: "second", limit: 1, windowSeconds: 60)
+        func admit(_ key: String) throws -> Bool {
+            try temporary.store.write { try RateLimit.admit([(first, "k"), (second, key)], in: $0, now: 10) }
+        }
+        #expect(try admit("a"))
+        #expect(try !admit("a"))
+        #expect(try !admit("a"))
+        // Only the admission counted against the first limit: two more fit, then it is full.
+        #expect(try admit("b"))
+        #expect(try temporary.store.read { try !first.isExhausted("k", in: $0, now: 10) })
+        #expect(try admit("c"))
+        #expect(try temporary.store.read { try first.isExhausted("k", in: $0, now: 10) })
+        #expect(try !admit("d"))
+        // Refused by the first limit: the second's key "d" was never counted.
+        #expect(try temporary.store.read { try !second.isExhausted("d", in: $0, now: 10) })
+    }
+
     @Test func aResetForgetsTheCount() throws {
         let temporary = try TemporaryStore()
         let limit = RateLimit(name: "test", limit: 1, windowSeconds: 60)

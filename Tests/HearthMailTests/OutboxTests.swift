@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HearthBase
 import HearthCore
@@ -40,6 +41,7 @@ private let start: Int64 = 1_750_000_000_000
             }
         }
         #expect(try store.read { try $0.outboxMessages(projectID: DevelopmentSeed.projectID, limit: 10) }.isEmpty)
+        #expect(try templateCount() == 0)
         let action = MailAction(
             requestType: .passwordReset,
             email: "ada@example.com",
@@ -51,6 +53,7 @@ private let start: Int64 = 1_750_000_000_000
             try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: record.id) }
         )
         #expect(stored == record)
+        #expect(try templateCount() == 1)
         #expect(stored.state == .queued && stored.attempts == 0)
         #expect(stored.messageID == "<\(record.id)@demo-project.hearth.local>")
         #expect(stored.expiresAt == start + 3_600_000)
@@ -60,6 +63,39 @@ private let start: Int64 = 1_750_000_000_000
                 record.id
             ]
         )
+    }
+
+    func templateCount() throws -> Int? {
+        try store.read { try $0.connection.queryFirst("SELECT count(*) FROM mail_templates", [])?.int(0) }
+    }
+
+    @Test func aTemplateInsertedByAGroupThatFailedIsInsertedAgain() throws {
+        // The writer skips inserting a template it saw committed; one whose group was rolled
+        // back (an unguarded write's store error) must not count as stored.
+        let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "en"))
+        let failed = DispatchSemaphore(value: 0)
+        store.write(
+            { transaction in
+                try transaction.enqueueMail(mail, at: start)
+                try transaction.connection.execute("INSERT INTO no_such_table VALUES (1)", [])
+            },
+            guarded: false,
+            completion: { result in
+                if case .success = result { Issue.record("the write should have failed") }
+                failed.signal()
+            }
+        )
+        failed.wait()
+        #expect(try templateCount() == 0)
+        let record = try store.write { try $0.enqueueMail(mail, at: start) }
+        #expect(try templateCount() == 1)
+        let stored = try #require(
+            try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: record.id) }
+        )
+        #expect(try stored.bodies()?.text == mail.text)
+        // Once committed, later messages share it without inserting it again.
+        _ = try queue(2, kind: .verifyEmail)
+        #expect(try templateCount() == 1)
     }
 
     @Test func aClaimedMessageIsTakenAgainOnlyAfterItsClaimLapses() throws {

@@ -359,8 +359,8 @@ struct SendLimits {
         )
     }
 
-    /// Counts one email against both limits, or throws `tooManyAttempts` having changed
-    /// nothing (the send's write runs without a savepoint).
+    /// Counts one email against both limits, or throws `tooManyAttempts` leaving both counts
+    /// as they were (the send's write runs without a savepoint).
     func record(recipient: String, clientAddress: String, in transaction: WriteTransaction, now: Int64) throws {
         let admitted = try RateLimit.admit(
             [(perRecipient, recipient), (perClientAddress, clientAddress)],

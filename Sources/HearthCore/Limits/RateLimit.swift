@@ -35,17 +35,21 @@ public struct RateLimit: Sendable, Equatable {
     }
 
     /// Counts one event against each (limit, key) pair if every one of them has room left,
-    /// and answers whether it did. A refusal changes nothing (the pairs are read first), so
-    /// the caller needs no savepoint to undo it. The pairs must name distinct counters.
+    /// and answers whether it did. A refusal leaves every count as it was (a count already
+    /// made is taken back), so the caller needs no savepoint to undo it. The pairs must name
+    /// distinct counters.
     public static func admit(
         _ entries: [(limit: RateLimit, key: String)],
         in transaction: WriteTransaction,
         now: Int64
     ) throws -> Bool {
-        for entry in entries where try entry.limit.isExhausted(entry.key, in: transaction, now: now) {
-            return false
+        let counters = entries.map { $0.limit.counter($0.key, now: now) }
+        for index in entries.indices {
+            guard try transaction.addHit(counters[index], below: entries[index].limit.limit) else {
+                for counted in counters[..<index] { try transaction.removeHit(counted) }
+                return false
+            }
         }
-        try transaction.addHits(entries.map { $0.limit.counter($0.key, now: now) })
         return true
     }
 

@@ -5,7 +5,7 @@
 extension WriteTransaction {
     /// Queues a message (and stores its template, the first time one is used).
     public func insertOutboxMessage(_ record: OutboxRecord) throws(StoreError) {
-        if let template = record.template {
+        if let template = record.template, permanentRows?.contains("mail_templates", template.key) != true {
             try connection.execute(
                 """
                 INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)
@@ -13,6 +13,8 @@ extension WriteTransaction {
                 """,
                 [.blob(template.key), .text(template.source), .integer(record.createdAt)]
             )
+            // Templates are never deleted: once this commits, later messages need not insert it.
+            permanentRows?.note("mail_templates", template.key)
         }
         try connection.execute(
             """

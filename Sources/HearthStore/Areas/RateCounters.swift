@@ -44,6 +44,30 @@ extension WriteTransaction {
         )
     }
 
+    /// Counts one hit in a bucket's window unless the window already holds `limit`, and
+    /// answers whether it counted: one statement, the check and the count together.
+    public func addHit(
+        _ hit: (bucket: String, windowStart: Int64, expiresAt: Int64),
+        below limit: Int64
+    ) throws(StoreError) -> Bool {
+        try connection.execute(
+            """
+            INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES (?, ?, 1, ?)
+            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_counters.hits + 1
+            WHERE rate_counters.hits < ?
+            """,
+            [.text(hit.bucket), .integer(hit.windowStart), .integer(hit.expiresAt), .integer(limit)]
+        ) == 1
+    }
+
+    /// Takes back one hit that `addHit` counted.
+    public func removeHit(_ hit: (bucket: String, windowStart: Int64, expiresAt: Int64)) throws(StoreError) {
+        try connection.execute(
+            "UPDATE rate_counters SET hits = hits - 1 WHERE bucket = ? AND window_start = ? AND hits > 0",
+            [.text(hit.bucket), .integer(hit.windowStart)]
+        )
+    }
+
     /// Forgets the counts of `bucket` (a successful sign-in clears its failures).
     public func resetHits(bucket: String) throws(StoreError) {
         try connection.execute("DELETE FROM rate_counters WHERE bucket = ?", [.text(bucket)])

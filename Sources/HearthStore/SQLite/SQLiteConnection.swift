@@ -4,6 +4,17 @@ import CSQLite
 /// bytes before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// SQLite's process-wide settings, made once before the first connection opens (SQLite
+/// accepts them only before it initializes).
+///
+/// Memory statistics off: with them on (SQLite's default), every allocation and free SQLite
+/// makes takes one process-wide mutex to keep its totals, and the Debian build has no
+/// per-connection lookaside memory, so every small allocation of every connection — the
+/// writer's and all the readers' — goes through that lock. Nothing here reads the totals.
+private let processConfiguration: Void = {
+    _ = csqlite_disable_memory_statistics()  // SQLITE_MISUSE if SQLite already started: harmless
+}()
+
 /// One SQLite connection and its cache of prepared statements. Not thread-safe: the store
 /// hands it to one thread at a time through its pool's lock or the writer's thread, which is
 /// what makes the `@unchecked Sendable` sound.
@@ -14,6 +25,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        _ = processConfiguration
         var db: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
