@@ -302,6 +302,32 @@ import Testing
         #expect(open.errorMessage?.hasPrefix("EMAIL_NOT_FOUND") == true)
     }
 
+    @Test func aDisabledAccountGetsNoResetCodeAndAdminsAreToldWhy() throws {
+        // The account is looked up inside the send's write: the change just made counts.
+        let server = try EmailActions.server()
+        let client = server.client()
+        let user = try client.signUp("ruth@example.com")
+        func setDisabled(_ disabled: Bool) throws {
+            let update = try client.admin(
+                "/v1/projects/demo-project/accounts:update",
+                ["localId": user.localID, "disableUser": disabled]
+            )
+            #expect(update.status == 200, "\(update.text)")
+        }
+        try setDisabled(true)
+        let hidden = try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "ruth@example.com"])
+        #expect(hidden.status == 200 && hidden.json["email"] as? String == "ruth@example.com", "\(hidden.text)")
+        #expect(try client.pendingCode("PASSWORD_RESET", for: "ruth@example.com") == nil)
+        let told = try client.admin(
+            "/v1/projects/demo-project/accounts:sendOobCode",
+            ["requestType": "PASSWORD_RESET", "email": "ruth@example.com", "returnOobLink": true]
+        )
+        #expect(told.errorMessage?.hasPrefix("USER_DISABLED") == true, "\(told.text)")
+        try setDisabled(false)
+        #expect(try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "ruth@example.com"]).status == 200)
+        #expect(try client.pendingCode("PASSWORD_RESET", for: "ruth@example.com") != nil)
+    }
+
     @Test func sendLimitsPerRecipientAndPerClientAddressHold() throws {
         let server = try EmailActions.server()
         let client = server.client()

@@ -91,7 +91,7 @@ public final class EmailActionService: Sendable {
     }
 
     /// The account a code will act on, and where its email goes.
-    private struct Target {
+    private struct Target: Sendable {
         var account: AccountRecord?
         /// The address the code is bound to (`ActionCodeRecord.email`).
         var boundEmail: String
@@ -102,29 +102,36 @@ public final class EmailActionService: Sendable {
         var silent = false
     }
 
-    /// A `sendOobCode` request checked and composed, ready for its one durable write.
+    /// A `sendOobCode` request checked, ready for its one durable write.
     public struct PreparedSend: Sendable {
-        /// The answer, once `write` has committed.
+        /// Finds the account (for a request naming only an address, inside the transaction:
+        /// the send needs no read of its own), composes the code, link and email, counts the
+        /// limits, stores the code and queues the email, in one transaction. It throws only
+        /// before its first change (a refusal) or with a `StoreError`, so it can run unguarded
+        /// (`Store.write(_:guarded:completion:)`).
+        public let write: @Sendable (WriteTransaction) throws -> Queued
+        /// Call once `write` is durable (not if it failed) with its result: sends the email it
+        /// queued.
+        public let committed: @Sendable (Queued) -> Void
+    }
+
+    /// What a send's write stored: the answer, and the email to hand to the mail workers.
+    public struct Queued: Sendable {
         public let sent: Sent
-        /// Counts the limits, stores the code and queues the email, in one transaction. It
-        /// throws only before its first change (a refusal) or with a `StoreError`, so it can run
-        /// unguarded (`Store.write(_:guarded:completion:)`).
-        public let write: @Sendable (WriteTransaction) throws -> Void
-        /// Call once `write` is durable (not if it failed): sends the email it queued.
-        public let committed: @Sendable () -> Void
+        let message: OutboxRecord?
     }
 
     // MARK: - Sending
 
     public func sendOobCode(project: Project, _ request: Request) throws -> Sent {
         let prepared = try prepareSend(project: project, request)
-        try store.write(prepared.write)
-        prepared.committed()
-        return prepared.sent
+        let queued = try store.write(prepared.write)
+        prepared.committed(queued)
+        return queued.sent
     }
 
-    /// Everything `sendOobCode` does before its write: checks, the code, the link, the
-    /// composed email. The caller runs `write` (synchronously or deferred) and answers `sent`.
+    /// Everything `sendOobCode` checks before its write. The caller runs `write`
+    /// (synchronously or deferred) and answers its `sent`.
     public func prepareSend(project: Project, _ request: Request) throws -> PreparedSend {
         if request.returnOobLink && request.caller != .admin {
             throw AuthError(.insufficientPermission, "returnOobLink needs an admin credential")
@@ -138,8 +145,53 @@ public final class EmailActionService: Sendable {
         } catch {
             throw AuthError(AuthError.Code(rawValue: error.code), error.detail)
         }
-        let target = try target(of: request, project: project)
+        // An address-only request finds its account in the write itself: a read of its own
+        // would start cold after every commit (SQLite drops a reader's cache then), costing
+        // more than all the rest of the preparation, and share SQLite's locks with the writer.
+        let resolve: @Sendable (any StoreReading) throws -> Target
+        switch request.operation {
+        case .passwordReset, .emailSignIn:
+            let email = try normalizedEmail(request.email)
+            // Checked before the account is looked up: an address no mail can reach gets the
+            // same answer whether or not an account has it.
+            try requireMailable(email, request)
+            resolve = { [self] reading in
+                try addressTarget(
+                    of: request,
+                    email: email,
+                    account: reading.account(projectID: project.id, email: email),
+                    project: project
+                )
+            }
+        default:
+            let target = try target(of: request, project: project)
+            resolve = { _ in target }
+        }
+        return PreparedSend(
+            write: { [self] transaction in
+                try queue(
+                    try resolve(transaction),
+                    project: project,
+                    request: request,
+                    settings: settings,
+                    in: transaction
+                )
+            },
+            committed: { [dispatcher] queued in
+                if let dispatcher, let message = queued.message { dispatcher.deliver(message) }
+            }
+        )
+    }
 
+    /// Composes the code, link and email of a request for `target` and stores them (or, for a
+    /// silent target, only counts the limits). Throws only before its first change.
+    private func queue(
+        _ target: Target,
+        project: Project,
+        request: Request,
+        settings: AcceptedActionCodeSettings,
+        in transaction: WriteTransaction
+    ) throws -> Queued {
         let now = clock.nowMilliseconds()
         let (code, hash) = ActionCode.generate(atMilliseconds: now)
         let lifetime = project.settings.codeLifetimeSeconds(for: request.operation)
@@ -198,68 +250,53 @@ public final class EmailActionService: Sendable {
             let record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
             return dispatcher?.claim(record) ?? record
         }
-        let limits = SendLimits(project: project)
-        let caller = request.caller
-        let silent = target.silent
-        let recipient = target.recipient
+        if case .client(let clientAddress) = request.caller {
+            try SendLimits(project: project).record(
+                recipient: target.recipient,
+                clientAddress: clientAddress,
+                in: transaction,
+                now: now / 1_000
+            )
+        }
         let sent = Sent(
             email: target.boundEmail,
             oobCode: request.returnOobLink ? code : nil,
             oobLink: request.returnOobLink ? link : nil
         )
-        return PreparedSend(
-            sent: sent,
-            write: { transaction in
-                if case .client(let clientAddress) = caller {
-                    try limits.record(
-                        recipient: recipient,
-                        clientAddress: clientAddress,
-                        in: transaction,
-                        now: now / 1_000
-                    )
-                }
-                if silent { return }
-                try transaction.insertActionCode(record)
-                if let message { try transaction.insertOutboxMessage(message) }
-            },
-            committed: { [dispatcher] in
-                if let dispatcher, let message { dispatcher.deliver(message) }
-            }
-        )
+        if target.silent { return Queued(sent: sent, message: nil) }
+        try transaction.insertActionCode(record)
+        if let message { try transaction.insertOutboxMessage(message) }
+        return Queued(sent: sent, message: message)
     }
 
-    /// Finds the account and addresses of a `sendOobCode` request, or the reason it fails.
+    /// The target of a password-reset or sign-in-link request for `email`, whose account (if
+    /// any) is `account`, or the reason it fails.
+    private func addressTarget(of request: Request, email: String, account: AccountRecord?, project: Project) throws
+        -> Target
+    {
+        let hidesAccounts = hidesAccounts(request, project)
+        if let account, account.disabled {
+            if hidesAccounts { return Target(account: account, boundEmail: email, recipient: email, silent: true) }
+            throw AuthError.userDisabled
+        }
+        if account == nil && request.operation == .passwordReset {
+            if hidesAccounts { return Target(boundEmail: email, recipient: email, silent: true) }
+            throw AuthError(.emailNotFound, "There is no user record corresponding to this identifier.")
+        }
+        return Target(account: account, boundEmail: email, recipient: email)
+    }
+
+    /// Enumeration protection hides whether an address has an account from apps; admins
+    /// always learn the truth.
+    private func hidesAccounts(_ request: Request, _ project: Project) -> Bool {
+        request.caller != .admin && project.settings.emailEnumerationProtection
+    }
+
+    /// Finds the account and addresses of a verify or verify-and-change request, or the reason
+    /// it fails.
     private func target(of request: Request, project: Project) throws -> Target {
-        let isAdmin = request.caller == .admin
-        // Enumeration protection hides whether an address has an account from apps; admins
-        // always learn the truth.
-        let hidesAccounts = !isAdmin && project.settings.emailEnumerationProtection
+        let hidesAccounts = hidesAccounts(request, project)
         switch request.operation {
-        case .passwordReset:
-            let email = try normalizedEmail(request.email)
-            // Checked before the account is looked up: an address no mail can reach gets the
-            // same answer whether or not an account has it.
-            try requireMailable(email, request)
-            guard let account = try accounts.account(project: project, email: email) else {
-                if hidesAccounts { return Target(boundEmail: email, recipient: email, silent: true) }
-                throw AuthError(.emailNotFound, "There is no user record corresponding to this identifier.")
-            }
-            if account.disabled {
-                if hidesAccounts { return Target(account: account, boundEmail: email, recipient: email, silent: true) }
-                throw AuthError.userDisabled
-            }
-            return Target(account: account, boundEmail: email, recipient: email)
-
-        case .emailSignIn:
-            let email = try normalizedEmail(request.email)
-            try requireMailable(email, request)
-            let account = try accounts.account(project: project, email: email)
-            if let account, account.disabled {
-                if hidesAccounts { return Target(account: account, boundEmail: email, recipient: email, silent: true) }
-                throw AuthError.userDisabled
-            }
-            return Target(account: account, boundEmail: email, recipient: email)
-
         case .verifyEmail:
             let account = try actingAccount(request, project: project)
             guard let email = account.email else {
@@ -290,7 +327,9 @@ public final class EmailActionService: Sendable {
             }
             return Target(account: account, boundEmail: current, newEmail: newEmail, recipient: newEmail)
 
-        case .recoverEmail:
+        case .passwordReset, .emailSignIn, .recoverEmail:
+            // Address-only requests find their account in their write (`addressTarget`);
+            // recover codes are never requested.
             throw AuthError(.invalidRequestType)
         }
     }

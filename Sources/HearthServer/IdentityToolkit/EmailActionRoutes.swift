@@ -55,10 +55,10 @@ extension HearthApplication {
         )
         // The write (code, email, limits) is one durable group commit; the worker thread
         // serves other requests while it happens.
-        let sent = prepared.sent
         let committed = prepared.committed
-        return deferredWrite(prepared.write, guarded: false) { _ in
-            committed()
+        return deferredWrite(prepared.write, guarded: false) { queued in
+            committed(queued)
+            let sent = queued.sent
             var object = JSONObject()
             object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
             object["email"] = .string(sent.email)
