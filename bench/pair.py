@@ -5,7 +5,7 @@ the machine's drift between minutes falls on both alike. Per round and as median
 and each thread family's on-CPU time per request (from /proc/<pid>/task/*/schedstat, counted
 after wrk's warm-up). Not a benchmark row: no reference, no bar.
 
-    python3 bench/pair.py A B [--rounds 3] [--seconds 6] [--connections 32]
+    python3 bench/pair.py A B [--rounds 4] [--seconds 6] [--connections 32]
 
 A binary may be a wrapper script that sets environment variables and execs hearth, to compare
 a scratch switch against the same build.
@@ -42,7 +42,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a")
     parser.add_argument("b")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=6)
     parser.add_argument("--connections", type=int, default=32)
     args = parser.parse_args()
@@ -54,7 +54,11 @@ def main():
     results = [collections.defaultdict(list), collections.defaultdict(list)]
     try:
         for round_index in range(args.rounds):
-            for side, (server, script) in enumerate(servers):
+            # Every other round B goes first: whichever runs second in a round was seen to gain
+            # (an A/A pair read 1.13 with a fixed order).
+            order = (0, 1) if round_index % 2 == 0 else (1, 0)
+            for side in order:
+                server, script = servers[side]
                 time.sleep(2)  # the previous round's mail goes out
                 pid = server.process.pid
                 before = {}
