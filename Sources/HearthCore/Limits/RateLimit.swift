@@ -66,7 +66,7 @@ public struct RateLimit: Sendable, Equatable {
     private func windowStart(_ now: Int64) -> Int64 { now - now % windowSeconds }
 
     /// The store's counter of `key` for the window `now` falls in.
-    private func counter(_ key: String, now: Int64) -> (bucket: String, windowStart: Int64, expiresAt: Int64) {
+    private func counter(_ key: String, now: Int64) -> RateCounter {
         let window = windowStart(now)
         return (bucket(key), window, window + windowSeconds)
     }

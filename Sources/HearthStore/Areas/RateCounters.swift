@@ -1,3 +1,7 @@
+/// One counter of `rate_counters`: a bucket's hits in the window starting at `windowStart`,
+/// kept until `expiresAt` (all in seconds).
+public typealias RateCounter = (bucket: String, windowStart: Int64, expiresAt: Int64)
+
 extension WriteTransaction {
     /// Counts `amount` hits in each of several buckets with one statement and answers each
     /// window's total, in the order given (a request checked against two limits pays one write).
@@ -5,30 +9,8 @@ extension WriteTransaction {
     /// The totals are read back with one lookup per bucket rather than `RETURNING`: SQLite
     /// gathers `RETURNING` rows in a temporary table first, which cost more than the upsert
     /// itself (measured: ~12 µs of ~21 µs for two buckets, ~6 µs for the two lookups).
-    public func countHits(
-        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)],
-        by amount: Int64 = 1
-    ) throws(StoreError) -> [Int64] {
+    public func countHits(_ hits: [RateCounter], by amount: Int64 = 1) throws(StoreError) -> [Int64] {
         guard !hits.isEmpty else { return [] }
-        try addHits(hits, by: amount)
-        var totals: [Int64] = []
-        totals.reserveCapacity(hits.count)
-        for hit in hits {
-            let row = try connection.queryFirst(
-                "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
-                [.text(hit.bucket), .integer(hit.windowStart)]
-            )
-            totals.append(row?.int64(0) ?? amount)
-        }
-        return totals
-    }
-
-    /// Counts `amount` hits in each of several buckets with one statement, answering nothing.
-    public func addHits(
-        _ hits: [(bucket: String, windowStart: Int64, expiresAt: Int64)],
-        by amount: Int64 = 1
-    ) throws(StoreError) {
-        guard !hits.isEmpty else { return }
         let values = Array(repeating: "(?, ?, ?, ?)", count: hits.count).joined(separator: ", ")
         var parameters: [SQLValue] = []
         parameters.reserveCapacity(hits.count * 4)
@@ -42,14 +24,21 @@ extension WriteTransaction {
             """,
             parameters
         )
+        var totals: [Int64] = []
+        totals.reserveCapacity(hits.count)
+        for hit in hits {
+            let row = try connection.queryFirst(
+                "SELECT hits FROM rate_counters WHERE bucket = ? AND window_start = ?",
+                [.text(hit.bucket), .integer(hit.windowStart)]
+            )
+            totals.append(row?.int64(0) ?? amount)
+        }
+        return totals
     }
 
     /// Counts one hit in a bucket's window unless the window already holds `limit`, and
     /// answers whether it counted: one statement, the check and the count together.
-    public func addHit(
-        _ hit: (bucket: String, windowStart: Int64, expiresAt: Int64),
-        below limit: Int64
-    ) throws(StoreError) -> Bool {
+    public func addHit(_ hit: RateCounter, below limit: Int64) throws(StoreError) -> Bool {
         try connection.execute(
             """
             INSERT INTO rate_counters (bucket, window_start, hits, expires_at) VALUES (?, ?, 1, ?)
@@ -61,7 +50,7 @@ extension WriteTransaction {
     }
 
     /// Takes back one hit that `addHit` counted.
-    public func removeHit(_ hit: (bucket: String, windowStart: Int64, expiresAt: Int64)) throws(StoreError) {
+    public func removeHit(_ hit: RateCounter) throws(StoreError) {
         try connection.execute(
             "UPDATE rate_counters SET hits = hits - 1 WHERE bucket = ? AND window_start = ? AND hits > 0",
             [.text(hit.bucket), .integer(hit.windowStart)]
