@@ -114,6 +114,9 @@ import Testing
         #expect(try MailAddress(parsing: named.description) == named)
         let bare = try MailAddress(parsing: "Ex App <x@example.com>")
         #expect(bare.displayName == "Ex App")
+        let accented = try MailAddress(parsing: "\"Zoë \\\"Ž\\\" 名前\" <z@example.com>")
+        #expect(accented.displayName == "Zoë \"Ž\" 名前" && accented.address == "z@example.com")
+        #expect(try MailAddress(parsing: accented.description) == accented)
         for bad in [
             "", "a", "@example.com", "a@", "a b@example.com", "a..b@example.com", "ä@example.com", "a@-x.com",
             "a@x..com", "<a@b.c>\r\nBcc: x@y.z", ".a@example.com", "a.@example.com", "a@x-.com", "a@x.com.",

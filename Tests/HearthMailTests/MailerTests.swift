@@ -356,6 +356,45 @@ final class RecordingTransport: MailTransport {
         )
     }
 
+    @Test func anOutgoingMessageNamesItsActionLinkAndRendersItsBodiesAsStored() throws {
+        let project = exampleProject { project in
+            project.settings.mail.templates = [
+                "PASSWORD_RESET": [
+                    "en": MailTemplateOverride(
+                        subject: "Reset",
+                        html: "<p>Help: https://help.example/faq</p><a href=\"%LINK%\">reset</a>",
+                        text: "Help: https://help.example/faq\nReset: %LINK%"
+                    )
+                ]
+            ]
+        }
+        let link = "https://auth.example.com/__/auth/action?mode=resetPassword&oobCode=abc"
+        var request = MailRequest(kind: .passwordReset, project: project, recipient: "ada@example.com", link: link)
+        request.languages = LanguagePreferences(explicit: "en")
+        let record = WriteTransaction.outboxRecord(
+            for: try mailer.composer.compose(request),
+            at: clock.nowMilliseconds()
+        )
+        let outgoing = try OutgoingMail(record)
+        // The link the message was queued with, not the first one its text shows.
+        #expect(outgoing.link == link)
+        let stored = try #require(try record.bodies())
+        #expect(outgoing.text == stored.text && outgoing.html == stored.html)
+        #expect(outgoing.text.hasPrefix("Help: https://help.example/faq"))
+
+        // A message queued rendered (before templates were stored) keeps its bodies; its link
+        // is the first web link of its text.
+        var rendered = record
+        rendered.template = nil
+        rendered.templateValues = nil
+        rendered.htmlBody = "<p>old</p>"
+        rendered.textBody = "Open https://old.example/x now"
+        let old = try OutgoingMail(rendered)
+        #expect(old.link == "https://old.example/x" && old.html == "<p>old</p>")
+        rendered.htmlBody = nil
+        #expect(throws: MailError.self) { try OutgoingMail(rendered) }
+    }
+
     @Test func theSMTPURLOfTheCommandLineIsReadWithItsOptions() throws {
         let settings = try MailDeliveryConfiguration.smtpSettings(
             commandLineURL: "smtp://us%40er:p%3Ass@mail.example.com:587?starttls=required&verify=false&timeout=12"

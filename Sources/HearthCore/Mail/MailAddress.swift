@@ -19,26 +19,31 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads `address`, `Name <address>` or `"Name" <address>`.
     public init(parsing text: String) throws(MailError) {
+        // On UTF-8 bytes: every delimiter is ASCII, which never occurs inside a multi-byte
+        // character, and this runs for every message a worker delivers.
         let trimmed = text.trimmingASCIIWhitespace()
-        guard trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") else {
+        let bytes = trimmed.utf8
+        guard bytes.last == UInt8(ascii: ">"), let open = bytes.lastIndex(of: UInt8(ascii: "<")) else {
             try self.init(address: trimmed)
             return
         }
-        let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+        let address = String(trimmed[bytes.index(after: open)..<bytes.index(before: bytes.endIndex)])
         var name = trimmed[..<open].trimmingASCIIWhitespace()
-        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
+        let quote = UInt8(ascii: "\"")
+        if name.utf8.count >= 2, name.utf8.first == quote, name.utf8.last == quote {
             // A quoted string: a backslash makes the next character literal.
-            var unquoted = ""
+            var unquoted: [UInt8] = []
+            unquoted.reserveCapacity(name.utf8.count)
             var isEscaped = false
-            for character in name.dropFirst().dropLast() {
-                if !isEscaped && character == "\\" {
+            for byte in name.utf8.dropFirst().dropLast() {
+                if !isEscaped && byte == UInt8(ascii: "\\") {
                     isEscaped = true
                 } else {
-                    unquoted.append(character)
+                    unquoted.append(byte)
                     isEscaped = false
                 }
             }
-            name = unquoted
+            name = String(decoding: unquoted, as: UTF8.self)
         }
         try self.init(address: address, displayName: name)
     }

@@ -200,15 +200,19 @@ extension OutboxRecord {
     /// The bodies to send or show: rendered from the template and values the message was
     /// queued with, or as stored for a message queued rendered; `nil` once purged.
     public func bodies() throws(MailError) -> (html: String, text: String)? {
-        if let template, let templateValues {
-            let body = try MailBody(
-                template: try MailBodyTemplate.stored(key: template.key, source: template.source),
-                encodedValues: templateValues
-            )
-            return (body.html(subject: subject), body.text)
-        }
+        if let body = try body() { return (body.html(subject: subject), body.text) }
         guard let htmlBody, let textBody else { return nil }
         return (htmlBody, textBody)
+    }
+
+    /// The template and values the message was queued with; `nil` for a message stored
+    /// rendered (or purged).
+    public func body() throws(MailError) -> MailBody? {
+        guard let template, let templateValues else { return nil }
+        return try MailBody(
+            template: try MailBodyTemplate.stored(key: template.key, source: template.source),
+            encodedValues: templateValues
+        )
     }
 }
 

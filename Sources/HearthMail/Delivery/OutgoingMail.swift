@@ -11,16 +11,45 @@ public struct OutgoingMail: Sendable, Equatable {
     public var to: MailAddress
     public var replyTo: MailAddress?
     public var subject: String
-    public var text: String
-    public var html: String
+    /// The plain-text body, rendered when asked for (the log transport needs no body).
+    public var text: String {
+        switch bodies {
+        case .template(let body): body.text
+        case .rendered(_, let text): text
+        }
+    }
+    /// The HTML body, rendered when asked for.
+    public var html: String {
+        switch bodies {
+        case .template(let body): body.html(subject: subject)
+        case .rendered(let html, _): html
+        }
+    }
     /// With angle brackets; the same on every attempt, so receivers can drop duplicates.
     public var messageID: String
     public var createdAt: Int64
-    /// The action link, for the log transport's summary.
-    public var link: String?
+    /// The action link, for the log transport's summary: the one the message was queued with,
+    /// else the first web link of its text.
+    public var link: String? {
+        if let action { return action }
+        if case .template(let body) = bodies, let link = body.value(of: .link) { return link }
+        return Self.firstWebLink(in: text)
+    }
+
+    /// The bodies as stored: a template and its values (rendered on demand), or rendered.
+    private enum Bodies: Equatable {
+        case template(MailBody)
+        case rendered(html: String, text: String)
+    }
+    private let bodies: Bodies
+    private let action: String?
 
     init(_ record: OutboxRecord) throws(MailError) {
-        guard let (html, text) = try record.bodies() else {
+        if let body = try record.body() {
+            bodies = .template(body)
+        } else if let html = record.htmlBody, let text = record.textBody {
+            bodies = .rendered(html: html, text: text)
+        } else {
             throw MailError(.missingValue, "the message's bodies were purged")
         }
         id = record.id
@@ -31,11 +60,9 @@ public struct OutgoingMail: Sendable, Equatable {
         to = try MailAddress(parsing: record.recipient)
         replyTo = try record.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) }
         subject = record.subject
-        self.text = text
-        self.html = html
         messageID = record.messageID
         createdAt = record.createdAt
-        link = record.action?.oobLink ?? Self.firstWebLink(in: text)
+        action = record.action?.oobLink
     }
 
     /// The message in wire form (RFC 5322 with MIME), `Date` being when it was queued.
