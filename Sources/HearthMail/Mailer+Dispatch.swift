@@ -17,15 +17,13 @@ extension Mailer: MailDispatcher {
     /// which lapses (`claimMilliseconds`) and lets any worker send it.
     static let handOverCapacity = 10_000
 
-    public func claim(_ record: OutboxRecord) -> OutboxRecord {
-        guard isRunning.load(ordering: .relaxed) else { return record }
-        var claimed = record
-        claimed.state = .sending
-        claimed.attempts = 1
-        claimed.claimedBy = dispatchWorker
-        claimed.claimedUntil = record.createdAt + configuration.claimMilliseconds
-        claimed.nextAttemptAt = record.createdAt + configuration.claimMilliseconds
-        return claimed
+    public func claim(_ record: inout OutboxRecord) {
+        guard isRunning.load(ordering: .relaxed) else { return }
+        record.state = .sending
+        record.attempts = 1
+        record.claimedBy = dispatchWorker
+        record.claimedUntil = record.createdAt + configuration.claimMilliseconds
+        record.nextAttemptAt = record.createdAt + configuration.claimMilliseconds
     }
 
     public func deliver(_ record: OutboxRecord) {

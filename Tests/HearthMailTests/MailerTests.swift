@@ -187,7 +187,9 @@ final class RecordingTransport: MailTransport {
         let mail = try mailer.composer.compose(
             MailRequest(kind: .test, project: exampleProject(), recipient: recipient)
         )
-        return mailer.claim(WriteTransaction.outboxRecord(for: mail, at: clock.nowMilliseconds()))
+        var record = WriteTransaction.outboxRecord(for: mail, at: clock.nowMilliseconds())
+        mailer.claim(&record)
+        return record
     }
 
     @Test func aHandedOverMessageIsSentAtOnceWithoutAClaimingWrite() throws {

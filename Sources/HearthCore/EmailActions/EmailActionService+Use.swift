@@ -58,12 +58,13 @@ extension EmailActionService {
         // The recovery email is built (and claimed for sending) before the write, stored by it
         // only if the code turns out to be a verify-and-change code, and sent once durable.
         let recoveryMessage = recovery.map { recovery in
-            let record = WriteTransaction.outboxRecord(
+            var record = WriteTransaction.outboxRecord(
                 for: recovery.mail,
                 action: project.id == developmentProjectID ? recovery.action : nil,
                 at: now
             )
-            return dispatcher?.claim(record) ?? record
+            dispatcher?.claim(&record)
+            return record
         }
         let applied = try store.write { [self] transaction in
             let usable = try usableCode(code, project: project, in: transaction, now: now)

@@ -247,8 +247,9 @@ public final class EmailActionService: Sendable {
             link: link
         )
         let message = mail.map { mail in
-            let record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
-            return dispatcher?.claim(record) ?? record
+            var record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
+            dispatcher?.claim(&record)
+            return record
         }
         if case .client(let clientAddress) = request.caller {
             try SendLimits(project: project).record(

@@ -30,6 +30,9 @@ public enum LanguageNegotiation {
         projectDefault: String?,
         available: [String]
     ) -> String {
+        // Asked for by an available language's very tag: the first candidate, matched as is.
+        // (An email composed in a language negotiated before comes here.)
+        if let explicit = preferences.explicit, available.contains(explicit) { return explicit }
         // The same few combinations come again and again (one per browser language setting):
         // answer them from memory.
         let key = CacheKey(preferences: preferences, projectDefault: projectDefault, available: available)

@@ -9,11 +9,12 @@ public import HearthStore
 /// the worker that sends it needs no claiming write. If the node dies before sending it, the
 /// claim lapses and any worker sends it: delivery stays at least once.
 public protocol MailDispatcher: Sendable {
-    /// `record` as this node's to send, to be written in place of it; `record` unchanged when
+    /// Makes `record`, before it is written, this node's to send; leaves it unchanged when
     /// this node is not sending mail now (it is then found by polling, like any message).
-    func claim(_ record: OutboxRecord) -> OutboxRecord
+    /// In place: the record is a large value, and this runs inside the queuing write.
+    func claim(_ record: inout OutboxRecord)
 
-    /// The write that stored `record` (as `claim` answered it) is durable: send it. Called
+    /// The write that stored `record` (as `claim` left it) is durable: send it. Called
     /// from a deferred write's completion, on the store's own thread: must not wait for the
     /// store (a write made and awaited there would wait for that very thread).
     func deliver(_ record: OutboxRecord)

@@ -123,9 +123,13 @@ public struct TemplateComposer: MailComposer {
     /// Whether `singleLine` would leave `text` as it is: no control character (C0, DEL, C1),
     /// no doubled space, no space at either end. Checked on bytes, which is the common case.
     private static func isAlreadySingleLine(_ text: String) -> Bool {
-        if ControlCharacters.occur(in: text) { return false }
+        text.utf8.withContiguousStorageIfAvailable(isAlreadySingleLine(bytes:)) ?? isAlreadySingleLine(bytes: text.utf8)
+    }
+
+    private static func isAlreadySingleLine(bytes: some Collection<UInt8>) -> Bool {
+        if ControlCharacters.occur(inBytes: bytes) { return false }
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x20 && (previous == 0x20 || previous == 0) { return false }
             previous = byte
         }
