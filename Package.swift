@@ -24,11 +24,6 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(
-            name: "CTCMalloc",
-            pkgConfig: "libtcmalloc_minimal",
-            providers: [.apt(["libgoogle-perftools-dev"])]
-        ),
 
         // The layers, lowest first. A target only depends on targets above it in this list.
         .target(name: "HearthBase"),
@@ -47,11 +42,7 @@ let package = Package(
                 "HearthBase", "HearthCore", "HearthCrypto", "HearthHTTP", "HearthMail", "HearthNetwork", "HearthStore",
             ]
         ),
-        // The server's memory comes from tcmalloc on Linux (see Sources/hearth/main.swift).
-        .executableTarget(
-            name: "hearth",
-            dependencies: ["HearthServer", .target(name: "CTCMalloc", condition: .when(platforms: [.linux]))]
-        ),
+        .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
 
         // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
         // real `hearth` binary.
