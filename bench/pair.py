@@ -38,14 +38,20 @@ def thread_cpu(pid):
     return totals
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def pair_arguments(description):
+    """The command line shared by the side-by-side tools: binaries A and B, rounds, seconds per
+    load, connections."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=6)
     parser.add_argument("--connections", type=int, default=32)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = pair_arguments(__doc__.splitlines()[0])
 
     workdirs = [tempfile.mkdtemp(prefix="hearth-pair-") for _ in range(2)]
     servers = [

@@ -11,7 +11,6 @@ this shows whether the other rows moved too.
 A binary may be a wrapper script that sets an environment variable and execs `hearth`.
 """
 
-import argparse
 import os
 import shutil
 import statistics
@@ -23,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import rows  # noqa: E402
+from pair import pair_arguments  # noqa: E402
 from rows_email import start_server  # noqa: E402
 from run import Hearth, wrk  # noqa: E402
 
@@ -30,13 +30,7 @@ LOADS = ["healthz", "token", "create", "send"]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
-    parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--seconds", type=int, default=6)
-    parser.add_argument("--connections", type=int, default=32)
-    args = parser.parse_args()
+    args = pair_arguments(__doc__.splitlines()[0])
 
     started, workdirs, setups = [], [], []
     try:
@@ -58,15 +52,16 @@ def main():
                     "send_script": send_script,
                 }
             )
-        rates = {setup["binary"]: {load: [] for load in LOADS} for setup in setups}
+        for setup in setups:  # by side, not by path: A and B may be the same binary
+            setup["rates"] = {load: [] for load in LOADS}
         for round_index in range(args.rounds):
             for setup in setups if round_index % 2 == 0 else setups[::-1]:
                 measured = measure_round(setup, args)
                 for load, rate in measured.items():
-                    rates[setup["binary"]][load].append(rate)
+                    setup["rates"][load].append(rate)
                 summary = " ".join(f"{load} {rate:.0f}" for load, rate in measured.items())
                 print(f"round {round_index + 1} {os.path.basename(setup['binary'])}: {summary}", flush=True)
-        a, b = medians(rates[args.a]), medians(rates[args.b])
+        a, b = (medians(setup["rates"]) for setup in setups)
         print("medians (rates in requests/s; ratios taken per round, then the median):")
         for key in a:
             print(f"  {key:13s} A {a[key]:10.3f}  B {b[key]:10.3f}  B/A {b[key] / a[key]:.3f}")

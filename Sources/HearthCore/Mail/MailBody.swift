@@ -1,4 +1,4 @@
-public import HearthBase
+import HearthBase
 import HearthCrypto
 public import HearthStore
 import Synchronization
@@ -196,23 +196,46 @@ public struct MailBodyTemplate: Sendable, Equatable {
     }
 }
 
-extension OutboxRecord {
-    /// The bodies to send or show: rendered from the template and values the message was
-    /// queued with, or as stored for a message queued rendered; `nil` once purged.
-    public func bodies() throws(MailError) -> (html: String, text: String)? {
-        if let body = try body() { return (body.html(subject: subject), body.text) }
-        guard let htmlBody, let textBody else { return nil }
-        return (htmlBody, textBody)
+/// A message's bodies as the outbox keeps them: the template and values it was queued with
+/// (rendered when asked for), or, for a message queued by an older version, rendered.
+public enum StoredMailBodies: Sendable, Equatable {
+    case template(MailBody)
+    case rendered(html: String, text: String)
+
+    /// The HTML document (a template's is titled `subject`).
+    public func html(subject: String) -> String {
+        switch self {
+        case .template(let body): body.html(subject: subject)
+        case .rendered(let html, _): html
+        }
     }
 
-    /// The template and values the message was queued with; `nil` for a message stored
-    /// rendered (or purged).
-    public func body() throws(MailError) -> MailBody? {
-        guard let template, let templateValues else { return nil }
-        return try MailBody(
-            template: try MailBodyTemplate.stored(key: template.key, source: template.source),
-            encodedValues: templateValues
-        )
+    public var text: String {
+        switch self {
+        case .template(let body): body.text
+        case .rendered(_, let text): text
+        }
+    }
+}
+
+extension OutboxRecord {
+    /// The bodies to send or show, rendered; `nil` once purged.
+    public func bodies() throws(MailError) -> (html: String, text: String)? {
+        try storedBodies().map { ($0.html(subject: subject), $0.text) }
+    }
+
+    /// The bodies as stored (nothing rendered yet); `nil` once purged.
+    public func storedBodies() throws(MailError) -> StoredMailBodies? {
+        if let template, let templateValues {
+            return .template(
+                try MailBody(
+                    template: try MailBodyTemplate.stored(key: template.key, source: template.source),
+                    encodedValues: templateValues
+                )
+            )
+        }
+        guard let htmlBody, let textBody else { return nil }
+        return .rendered(html: htmlBody, text: textBody)
     }
 }
 

@@ -12,19 +12,9 @@ public struct OutgoingMail: Sendable, Equatable {
     public var replyTo: MailAddress?
     public var subject: String
     /// The plain-text body, rendered when asked for (the log transport needs no body).
-    public var text: String {
-        switch bodies {
-        case .template(let body): body.text
-        case .rendered(_, let text): text
-        }
-    }
+    public var text: String { bodies.text }
     /// The HTML body, rendered when asked for.
-    public var html: String {
-        switch bodies {
-        case .template(let body): body.html(subject: subject)
-        case .rendered(let html, _): html
-        }
-    }
+    public var html: String { bodies.html(subject: subject) }
     /// With angle brackets; the same on every attempt, so receivers can drop duplicates.
     public var messageID: String
     public var createdAt: Int64
@@ -36,22 +26,14 @@ public struct OutgoingMail: Sendable, Equatable {
         return Self.firstWebLink(in: text)
     }
 
-    /// The bodies as stored: a template and its values (rendered on demand), or rendered.
-    private enum Bodies: Equatable {
-        case template(MailBody)
-        case rendered(html: String, text: String)
-    }
-    private let bodies: Bodies
+    private let bodies: StoredMailBodies
     private let action: String?
 
     init(_ record: OutboxRecord) throws(MailError) {
-        if let body = try record.body() {
-            bodies = .template(body)
-        } else if let html = record.htmlBody, let text = record.textBody {
-            bodies = .rendered(html: html, text: text)
-        } else {
+        guard let bodies = try record.storedBodies() else {
             throw MailError(.missingValue, "the message's bodies were purged")
         }
+        self.bodies = bodies
         id = record.id
         projectID = record.projectID
         kind = record.kind
