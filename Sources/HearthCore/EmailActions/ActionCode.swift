@@ -1,25 +1,36 @@
 import HearthCrypto
 
-/// The one-time codes of email actions: 38 bytes in base64url (51 characters), the creation
-/// time in milliseconds (6 bytes, big-endian) followed by 32 random bytes (PRODUCT.md: at
-/// least 32 random bytes).
+/// The one-time codes of email actions: 38 bytes in base64url (51 characters), the code's
+/// expiry time in milliseconds (6 bytes, big-endian) followed by 32 random bytes (PRODUCT.md:
+/// at least 32 random bytes).
 ///
 /// The store keeps only the code's storage key: that time prefix followed by the SHA-256 of
-/// the whole code. The prefix orders new codes at the end of the store's index, so a group of
-/// writes adds to one page instead of dirtying a random page per code (and the log and the
-/// checkpoint write each such page); the hash keeps the code itself out of the store. The
-/// creation time a code reveals is no secret to its recipient.
+/// the whole code. The prefix orders the store's codes by expiry, so new codes of one
+/// lifetime add to one page at the end of their range instead of dirtying a random page per
+/// code (and the log and the checkpoint write each such page), and expired codes are found
+/// by a range of keys, with no index of their own. The hash keeps the code itself out of the
+/// store. The expiry time a code reveals is no secret to its recipient.
 public enum ActionCode {
     private static let timeByteCount = 6
     private static let randomByteCount = 32
     private static let timeCharacterCount = 8  // base64url of 6 bytes, no padding
 
-    /// A new code made at `milliseconds` (Unix time), and the key to store.
-    public static func generate(atMilliseconds milliseconds: Int64) -> (code: String, key: [UInt8]) {
-        var bytes = (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
+    /// A new code that expires at `milliseconds` (Unix time), and the key to store.
+    public static func generate(expiringAtMilliseconds milliseconds: Int64) -> (code: String, key: [UInt8]) {
+        var bytes = timePrefix(milliseconds)
         bytes += SecureRandom.bytes(count: randomByteCount)
         let code = Base64URL.encode(bytes)
         return (code, storageKey(timePrefix: Array(bytes.prefix(timeByteCount)), code: code))
+    }
+
+    /// The storage keys of codes that expired before `milliseconds` all sort below this one,
+    /// and a code expiring later never does.
+    public static func keyBound(expiringBefore milliseconds: Int64) -> [UInt8] {
+        timePrefix(milliseconds)
+    }
+
+    private static func timePrefix(_ milliseconds: Int64) -> [UInt8] {
+        (0..<timeByteCount).reversed().map { UInt8(truncatingIfNeeded: milliseconds >> ($0 * 8)) }
     }
 
     /// The key a code is stored under. Any string has one (a malformed code's simply matches

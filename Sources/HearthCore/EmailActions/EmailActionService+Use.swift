@@ -197,8 +197,8 @@ extension EmailActionService {
         guard let localID = info.localID, let newEmail = info.newEmail,
             let account = try accounts.account(project: project, localID: localID)
         else { return nil }
-        let (code, hash) = ActionCode.generate(atMilliseconds: now)
         let lifetime = project.settings.codeLifetimeSeconds(for: .recoverEmail)
+        let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
         let language = project.emailLanguage(
             for: .recoverEmail,
             preferences: LanguagePreferences(stored: account.language)

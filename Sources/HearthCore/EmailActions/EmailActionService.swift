@@ -193,8 +193,8 @@ public final class EmailActionService: Sendable {
         in transaction: WriteTransaction
     ) throws -> Queued {
         let now = clock.nowMilliseconds()
-        let (code, hash) = ActionCode.generate(atMilliseconds: now)
         let lifetime = project.settings.codeLifetimeSeconds(for: request.operation)
+        let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
         let kind = request.operation.mailKind
         let language = project.emailLanguage(
             for: kind,

@@ -36,7 +36,11 @@ extension HearthApplication {
                 let forgetRevokedBefore = (now - AccountService.revokedTokenMemorySeconds) * 1_000
                 try transaction.deleteRevokedRefreshTokens(before: forgetRevokedBefore)
                 // Expired codes are kept a week, so a late click still hears "expired".
-                try transaction.deleteExpiredActionCodes(before: (now - 7 * 86_400) * 1_000)
+                let forgetCodesBefore = (now - 7 * 86_400) * 1_000
+                try transaction.deleteExpiredActionCodes(
+                    before: forgetCodesBefore,
+                    keysBelow: ActionCode.keyBound(expiringBefore: forgetCodesBefore)
+                )
             }
         } catch {
             log.warning("maintenance failed", ["error": .string(String(describing: error))])
