@@ -83,4 +83,32 @@ import Testing
         #expect(try fixture.store.write { try $0.deleteExpiredActionCodes(before: 5_000, keysBelow: later) } == 2)
         #expect(try stored(fixture, all) == [false, false, false, false, false])
     }
+
+    /// A database made before codes were keyed by expiry keeps its codes through the upgrade,
+    /// loses the expiry index, and has its old codes purged once they expire.
+    @Test(arguments: StoreKind.allCases)
+    func codesStoredBeforeTheUpgradeStayUsableAndArePurgedWhenExpired(kind: StoreKind) throws {
+        let before = Schema.migrations.filter { $0.version < 402 }
+        let fixture = try StoreFixture(kind, migrations: before)
+        try fixture.store.write { transaction in
+            try transaction.saveProject(id: "demo-project", number: "100000000000", document: "{}", at: 1)
+        }
+        let old = key(time: 1_000, 7)  // keyed by its creation time
+        try fixture.store.write { try $0.insertActionCode(code(old, expiresAt: 9_000)) }
+        try fixture.reopen()
+        let indexes = try fixture.store.read {
+            try $0.connection.query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'action_codes'",
+                []
+            ).map { $0.string(0) }
+        }
+        #expect(!indexes.contains("action_codes_by_expiry"))
+        #expect(try stored(fixture, [old]) == [true])
+        let bound = Array(key(time: 5_000, 0).prefix(6))
+        #expect(try fixture.store.write { try $0.deleteExpiredActionCodes(before: 5_000, keysBelow: bound) } == 0)
+        #expect(try fixture.store.write { try $0.consumeActionCode(hash: old, at: 2_000) })
+        let later = Array(key(time: 10_000, 0).prefix(6))
+        #expect(try fixture.store.write { try $0.deleteExpiredActionCodes(before: 10_000, keysBelow: later) } == 1)
+        #expect(try stored(fixture, [old]) == [false])
+    }
 }
