@@ -8,7 +8,7 @@ import Synchronization
 /// given back to the outbox if the mailer stops first.
 extension Mailer: MailDispatcher {
     /// Claims on handed-over messages are held in this name (`claimed_by`).
-    var dispatchWorker: String { "\(nodeName)#direct" }
+    var dispatchWorker: String { directWorkerName }
 
     /// Handed-over messages a worker sends before recording their outcomes in one write.
     static let handOverBatch = 32
@@ -26,10 +26,10 @@ extension Mailer: MailDispatcher {
         record.nextAttemptAt = record.createdAt + configuration.claimMilliseconds
     }
 
-    public func deliver(_ record: OutboxRecord) {
-        guard record.claimedBy == dispatchWorker else { return }  // not claimed: workers find it
+    public func deliver(_ mail: QueuedMail) {
+        guard mail.record.claimedBy == dispatchWorker else { return }  // not claimed: workers find it
         guard isRunning.load(ordering: .relaxed) else {
-            releaseClaims(of: [record], waiting: false)
+            releaseClaims(of: [mail.record], waiting: false)
             return
         }
         // Only a hand-over into an empty queue wakes a worker (one): a non-empty queue has a
@@ -37,7 +37,7 @@ extension Mailer: MailDispatcher {
         // load that makes batches instead of a wake, and an outcome write, per message.
         let wakes = handedOver.withLock { queue in
             guard queue.count < Self.handOverCapacity else { return false }
-            queue.append(record)
+            queue.append(mail)
             return queue.count == 1
         }
         if wakes { wakeOneWorker() }
@@ -50,7 +50,7 @@ extension Mailer: MailDispatcher {
     /// from here: its claim could lapse mid-send and another worker take it too. It is left to
     /// the claim, after which any worker sends it.
     func deliverHandedOverMessages() -> Int {
-        let taken = handedOver.withLock { queue -> [OutboxRecord] in
+        let taken = handedOver.withLock { queue -> [QueuedMail] in
             if queue.count <= Self.handOverBatch {
                 defer { queue.removeAll(keepingCapacity: true) }
                 return queue
@@ -59,8 +59,10 @@ extension Mailer: MailDispatcher {
             return Array(queue.prefix(Self.handOverBatch))
         }
         let latest = clock.nowMilliseconds() + configuration.claimMilliseconds / 2
-        let batch = taken.filter { ($0.claimedUntil ?? 0) >= latest }
-        if !batch.isEmpty { record(batch.map { ($0, send($0)) }, worker: dispatchWorker) }
+        let batch = taken.filter { ($0.record.claimedUntil ?? 0) >= latest }
+        if !batch.isEmpty {
+            record(batch.map { ($0.record, send($0.record, composed: $0.composed)) }, worker: dispatchWorker)
+        }
         return taken.count
     }
 
@@ -70,7 +72,7 @@ extension Mailer: MailDispatcher {
             defer { queue.removeAll() }
             return queue
         }
-        if !left.isEmpty { releaseClaims(of: left, waiting: true) }
+        if !left.isEmpty { releaseClaims(of: left.map(\.record), waiting: true) }
     }
 
     /// Puts `records` back in the outbox. `waiting` returns once that is durable; otherwise

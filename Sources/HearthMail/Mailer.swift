@@ -28,6 +28,8 @@ public final class Mailer: Sendable {
     let projects: ProjectDirectory
     /// Identifies this process's claims (`claimed_by`): host, process and a random part.
     let nodeName: String
+    /// The claim name of messages handed over by this node's writes (`dispatchWorker`).
+    let directWorkerName: String
     private let chooseTransport: @Sendable (String) -> any MailTransport
     /// The delivery workers (the ones `wake` wakes), then the clean-up worker.
     private let workers = Mutex<(delivery: [PeriodicWorker], cleanup: PeriodicWorker?)>(([], nil))
@@ -39,7 +41,7 @@ public final class Mailer: Sendable {
     /// Whether the workers run, so messages may be handed to them (`MailDispatcher`).
     let isRunning = Atomic<Bool>(false)
     /// Messages handed over by committed writes, oldest first, waiting for a worker.
-    let handedOver = Mutex<[OutboxRecord]>([])
+    let handedOver = Mutex<[QueuedMail]>([])
     /// Set by `wake()`: the next worker round looks in the outbox even if it looked recently.
     private let lookRequested = Atomic<Bool>(false)
     /// Whose turn it is to be woken by `wakeOneWorker`.
@@ -83,6 +85,7 @@ public final class Mailer: Sendable {
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
         nodeName = "\(hostName)/\(getpid())/\(Hex.encode(SecureRandom.bytes(count: 4)))"
+        directWorkerName = "\(nodeName)#direct"
     }
 
     /// Starts the delivery workers and the clean-up of finished messages.
@@ -194,11 +197,14 @@ public final class Mailer: Sendable {
         }
     }
 
-    /// Hands one message to its transport.
-    func send(_ record: OutboxRecord) -> (transport: String, result: Result<Void, any Error>) {
+    /// Hands one message to its transport; `composed` is the mail it was made from, if known.
+    func send(
+        _ record: OutboxRecord,
+        composed: ComposedMail? = nil
+    ) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
         do {
-            try transport.deliver(try OutgoingMail(record))
+            try transport.deliver(try OutgoingMail(record, composed: composed))
             return (transport.name, .success(()))
         } catch {
             return (transport.name, .failure(error))

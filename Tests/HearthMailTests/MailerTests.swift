@@ -397,6 +397,32 @@ final class RecordingTransport: MailTransport {
         #expect(throws: MailError.self) { try OutgoingMail(rendered) }
     }
 
+    /// A message handed over with the mail it was made from is the same message as the one
+    /// read back from its stored record: addresses (display names and reply-to included),
+    /// bodies and wire form.
+    @Test func aMessageSentFromItsComposedMailIsTheStoredMessage() throws {
+        let project = exampleProject { project in
+            project.settings.mail.replyTo = "Support Desk <support@example.com>"
+            project.settings.appName = "Ex\u{e4}mple \"App\""
+        }
+        var request = MailRequest(
+            kind: .passwordReset,
+            project: project,
+            recipient: "ada@example.com",
+            link: "https://auth.example.com/__/auth/action?mode=resetPassword&oobCode=abc"
+        )
+        request.displayName = "Ada \"Countess\" Lovelace"
+        request.languages = LanguagePreferences(explicit: "it")
+        let composed = try mailer.composer.compose(request)
+        let record = WriteTransaction.outboxRecord(for: composed, at: clock.nowMilliseconds())
+        let fromComposed = try OutgoingMail(record, composed: composed)
+        let fromRecord = try OutgoingMail(record)
+        #expect(fromComposed == fromRecord)
+        #expect(fromComposed.mimeRepresentation() == fromRecord.mimeRepresentation())
+        #expect(fromComposed.to.displayName == "Ada \"Countess\" Lovelace")
+        #expect(fromComposed.replyTo?.address == "support@example.com")
+    }
+
     @Test func theSMTPURLOfTheCommandLineIsReadWithItsOptions() throws {
         let settings = try MailDeliveryConfiguration.smtpSettings(
             commandLineURL: "smtp://us%40er:p%3Ass@mail.example.com:587?starttls=required&verify=false&timeout=12"

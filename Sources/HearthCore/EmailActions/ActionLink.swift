@@ -91,18 +91,21 @@ public struct ActionLinkBuilder: Sendable {
         }
         if let continueURL { parameters.append(("continueUrl", continueURL)) }
         if let language, !language.isEmpty { parameters.append(("lang", language)) }
+        // Built as bytes, each value escaped straight into them: one buffer, not a string
+        // per piece.
         let base = actionURL
-        var link = base
+        var link: [UInt8] = []
         link.reserveCapacity(base.utf8.count + parameters.reduce(0) { $0 + $1.0.utf8.count + 3 * $1.1.utf8.count + 2 })
-        var separator = base.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        link += base.utf8
+        var separator = base.utf8.contains(UInt8(ascii: "?")) ? UInt8(ascii: "&") : UInt8(ascii: "?")
         for (name, value) in parameters {
-            link += separator
-            link += name
-            link += "="
-            link += PercentEncoding.encode(value, keeping: PercentEncoding.queryValueCharacters)
-            separator = "&"
+            link.append(separator)
+            link += name.utf8
+            link.append(UInt8(ascii: "="))
+            PercentEncoding.append(value, keeping: PercentEncoding.queryValueCharacters, to: &link)
+            separator = UInt8(ascii: "&")
         }
-        return link
+        return String(decoding: link, as: UTF8.self)
     }
 
     /// The host (and port) of an `http(s)://host[:port]/...` URL.
@@ -126,24 +129,23 @@ enum PercentEncoding {
     )
 
     static func encode(_ text: String, keeping kept: ByteSet) -> String {
-        let bytes = text.utf8
-        var escapes = 0
-        for byte in bytes where !kept.contains(byte) { escapes += 1 }
-        if escapes == 0 { return text }
-        return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { output in
-            var position = 0
-            for byte in bytes {
-                if kept.contains(byte) {
-                    output[position] = byte
-                    position += 1
-                } else {
-                    output[position] = UInt8(ascii: "%")
-                    output[position + 1] = hexDigit(byte >> 4)
-                    output[position + 2] = hexDigit(byte & 0x0F)
-                    position += 3
-                }
+        if text.utf8.allSatisfy(kept.contains) { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(3 * text.utf8.count)
+        append(text, keeping: kept, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` to `output`, encoded.
+    static func append(_ text: String, keeping kept: ByteSet, to output: inout [UInt8]) {
+        for byte in text.utf8 {
+            if kept.contains(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 0x0F))
             }
-            return position
         }
     }
 

@@ -100,7 +100,7 @@ extension EmailActionService {
             return Applied(info: usable.info, account: outcome.account)
         }
         if let recoveryMessage, applied.info.operation == .verifyAndChangeEmail {
-            dispatcher?.deliver(recoveryMessage)
+            dispatcher?.deliver(QueuedMail(record: recoveryMessage, composed: recovery?.mail))
         }
         return applied
     }

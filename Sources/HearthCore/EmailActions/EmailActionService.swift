@@ -118,7 +118,7 @@ public final class EmailActionService: Sendable {
     /// What a send's write stored: the answer, and the email to hand to the mail workers.
     public struct Queued: Sendable {
         public let sent: Sent
-        let message: OutboxRecord?
+        let mail: QueuedMail?
     }
 
     // MARK: - Sending
@@ -178,7 +178,7 @@ public final class EmailActionService: Sendable {
                 )
             },
             committed: { [dispatcher] queued in
-                if let dispatcher, let message = queued.message { dispatcher.deliver(message) }
+                if let dispatcher, let mail = queued.mail { dispatcher.deliver(mail) }
             }
         )
     }
@@ -264,10 +264,10 @@ public final class EmailActionService: Sendable {
             oobCode: request.returnOobLink ? code : nil,
             oobLink: request.returnOobLink ? link : nil
         )
-        if target.silent { return Queued(sent: sent, message: nil) }
+        if target.silent { return Queued(sent: sent, mail: nil) }
         try transaction.insertActionCode(record)
         if let message { try transaction.insertOutboxMessage(message) }
-        return Queued(sent: sent, message: message)
+        return Queued(sent: sent, mail: message.map { QueuedMail(record: $0, composed: mail) })
     }
 
     /// The target of a password-reset or sign-in-link request for `email`, whose account (if

@@ -68,9 +68,14 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
     private static let atextSymbols = ByteSet("!#$%&'*+-/=?^_`{|}~".utf8)
 
     public static func isValidAddress(_ address: String) -> Bool {
-        let bytes = address.utf8
+        // On one contiguous buffer: this runs for every address of every message.
+        var address = address
+        return address.withUTF8(isValidAddress(bytes:))
+    }
+
+    private static func isValidAddress(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count <= 254, let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
-        guard (1...64).contains(bytes.distance(from: bytes.startIndex, to: at)) else { return false }
+        guard (1...64).contains(at) else { return false }
         let dot = UInt8(ascii: ".")
         let hyphen = UInt8(ascii: "-")
         // The local part: atoms of atext joined by single dots.

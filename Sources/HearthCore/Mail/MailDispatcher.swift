@@ -14,8 +14,28 @@ public protocol MailDispatcher: Sendable {
     /// In place: the record is a large value, and this runs inside the queuing write.
     func claim(_ record: inout OutboxRecord)
 
-    /// The write that stored `record` (as `claim` left it) is durable: send it. Called
+    /// The write that stored `mail.record` (as `claim` left it) is durable: send it. Called
     /// from a deferred write's completion, on the store's own thread: must not wait for the
     /// store (a write made and awaited there would wait for that very thread).
-    func deliver(_ record: OutboxRecord)
+    func deliver(_ mail: QueuedMail)
+}
+
+extension MailDispatcher {
+    /// Sends `record`, read back from its stored form.
+    public func deliver(_ record: OutboxRecord) { deliver(QueuedMail(record: record)) }
+}
+
+/// A message a write queued, on its way from that write to the worker that sends it: passed
+/// by reference, as one count, where copies of the record (two dozen fields) would count
+/// every field at each step.
+public final class QueuedMail: Sendable {
+    public let record: OutboxRecord
+    /// The mail `record` was made from, if the queuing side has it: sending then need not
+    /// read the record's addresses and values back from their stored form.
+    public let composed: ComposedMail?
+
+    public init(record: OutboxRecord, composed: ComposedMail? = nil) {
+        self.record = record
+        self.composed = composed
+    }
 }

@@ -1,23 +1,78 @@
 /// A Firebase-style project: the unit that owns API keys, apps, domains, signing keys,
 /// users and installations.
+///
+/// Every request reads its project, and copies it along the way (into closures, builders and
+/// the mail composer's request). The fields live in one immutable box that copies share, so
+/// a copy costs one reference count instead of one per field; setting a field (configuration
+/// only) makes a new box.
 public struct Project: Sendable, Equatable {
+    private struct Fields: Sendable, Equatable {
+        var id: String
+        var number: String
+        var displayName: String
+        var apiKeys: [String]
+        var apps: [App]
+        var authorizedDomains: [String]
+        var linkDomains: [String]
+        var defaultLinkDomain: String?
+        var actionURL: String?
+        var settings: ProjectSettings
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
     /// The project ID, e.g. `demo-project`.
-    public var id: String
+    public var id: String {
+        get { box.fields.id }
+        set { update { $0.id = newValue } }
+    }
     /// The project number, e.g. `100000000000` (decimal digits, kept as a string).
-    public var number: String
-    public var displayName: String
+    public var number: String {
+        get { box.fields.number }
+        set { update { $0.number = newValue } }
+    }
+    public var displayName: String {
+        get { box.fields.displayName }
+        set { update { $0.displayName = newValue } }
+    }
     /// Keys that identify (not authenticate) client calls: `key=` or `x-goog-api-key`.
-    public var apiKeys: [String]
-    public var apps: [App]
+    public var apiKeys: [String] {
+        get { box.fields.apiKeys }
+        set { update { $0.apiKeys = newValue } }
+    }
+    public var apps: [App] {
+        get { box.fields.apps }
+        set { update { $0.apps = newValue } }
+    }
     /// Hosts a continue URL may point at; `*.example.com` authorises sub-domains.
-    public var authorizedDomains: [String]
+    public var authorizedDomains: [String] {
+        get { box.fields.authorizedDomains }
+        set { update { $0.authorizedDomains = newValue } }
+    }
     /// Hosts that may serve `/__/auth/links` for apps that handle codes themselves.
-    public var linkDomains: [String]
+    public var linkDomains: [String] {
+        get { box.fields.linkDomains }
+        set { update { $0.linkDomains = newValue } }
+    }
     /// The link domain used when a request names none; the first link domain if `nil`.
-    public var defaultLinkDomain: String?
+    public var defaultLinkDomain: String? {
+        get { box.fields.defaultLinkDomain }
+        set { update { $0.defaultLinkDomain = newValue } }
+    }
     /// A custom page that handles action links instead of Hearth's `/__/auth/action`.
-    public var actionURL: String?
-    public var settings: ProjectSettings
+    public var actionURL: String? {
+        get { box.fields.actionURL }
+        set { update { $0.actionURL = newValue } }
+    }
+    public var settings: ProjectSettings {
+        get { box.fields.settings }
+        set { update { $0.settings = newValue } }
+    }
 
     public init(
         id: String,
@@ -31,16 +86,30 @@ public struct Project: Sendable, Equatable {
         actionURL: String? = nil,
         settings: ProjectSettings = ProjectSettings()
     ) {
-        self.id = id
-        self.number = number
-        self.displayName = displayName ?? id
-        self.apiKeys = apiKeys
-        self.apps = apps
-        self.authorizedDomains = authorizedDomains
-        self.linkDomains = linkDomains
-        self.defaultLinkDomain = defaultLinkDomain
-        self.actionURL = actionURL
-        self.settings = settings
+        box = Box(
+            Fields(
+                id: id,
+                number: number,
+                displayName: displayName ?? id,
+                apiKeys: apiKeys,
+                apps: apps,
+                authorizedDomains: authorizedDomains,
+                linkDomains: linkDomains,
+                defaultLinkDomain: defaultLinkDomain,
+                actionURL: actionURL,
+                settings: settings
+            )
+        )
+    }
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = box.fields
+        change(&fields)
+        box = Box(fields)
+    }
+
+    public static func == (lhs: Project, rhs: Project) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 
     public func app(id: String) -> App? { apps.first { $0.id == id } }

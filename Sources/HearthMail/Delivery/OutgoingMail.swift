@@ -29,18 +29,28 @@ public struct OutgoingMail: Sendable, Equatable {
     private let bodies: StoredMailBodies
     private let action: String?
 
-    init(_ record: OutboxRecord) throws(MailError) {
-        guard let bodies = try record.storedBodies() else {
-            throw MailError(.missingValue, "the message's bodies were purged")
+    /// The message `record` stores. `composed`, the mail the record was made from (a message
+    /// handed over by the write that queued it), gives the addresses and bodies as they were
+    /// before being stored, so they need not be read back from their stored form.
+    init(_ record: OutboxRecord, composed: ComposedMail? = nil) throws(MailError) {
+        if let composed {
+            bodies = .template(composed.body)
+            from = composed.from
+            to = composed.to
+            replyTo = composed.replyTo
+        } else {
+            guard let bodies = try record.storedBodies() else {
+                throw MailError(.missingValue, "the message's bodies were purged")
+            }
+            self.bodies = bodies
+            from = try MailAddress(parsing: record.sender)
+            to = try MailAddress(parsing: record.recipient)
+            replyTo = try record.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) }
         }
-        self.bodies = bodies
         id = record.id
         projectID = record.projectID
         kind = record.kind
         language = record.language
-        from = try MailAddress(parsing: record.sender)
-        to = try MailAddress(parsing: record.recipient)
-        replyTo = try record.replyTo.map { text throws(MailError) in try MailAddress(parsing: text) }
         subject = record.subject
         messageID = record.messageID
         createdAt = record.createdAt

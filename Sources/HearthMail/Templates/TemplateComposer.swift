@@ -137,13 +137,16 @@ public struct TemplateComposer: MailComposer {
     }
 
     static func isWebLink(_ link: String) -> Bool {
-        let bytes = link.utf8
-        func hasPrefix(_ prefix: String) -> Bool {
-            bytes.count >= prefix.utf8.count
-                && zip(bytes, prefix.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        var link = link
+        return link.withUTF8 { bytes in
+            func hasPrefix(_ prefix: StaticString) -> Bool {
+                let count = prefix.utf8CodeUnitCount
+                return bytes.count >= count
+                    && (0..<count).allSatisfy { bytes[$0] | 0x20 == prefix.utf8Start[$0] | 0x20 }
+            }
+            return (hasPrefix("https://") || hasPrefix("http://")) && bytes.count > 8
+                && isAlreadySingleLine(bytes: bytes) && !bytes.contains(0x20)
         }
-        return (hasPrefix("https://") || hasPrefix("http://")) && bytes.count > 8 && isAlreadySingleLine(link)
-            && !bytes.contains(0x20)
     }
 }
 extension ProjectSettings {

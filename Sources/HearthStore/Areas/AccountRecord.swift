@@ -74,10 +74,14 @@ let accountColumns = accountColumnNames.joined(separator: ", ")
 /// `accountColumns` qualified with the table alias `a`, for joins.
 let qualifiedAccountColumns = accountColumnNames.map { "a." + $0 }.joined(separator: ", ")
 
+// Lookups that run with every request naming a user, written out once rather than per call.
+private let accountByLocalID = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND local_id = ?"
+private let accountByEmail = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND email = ?"
+
 extension StoreReading {
     public func account(projectID: String, localID: String) throws(StoreError) -> AccountRecord? {
         try connection.queryFirst(
-            "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND local_id = ?",
+            accountByLocalID,
             [.text(projectID), .text(localID)]
         ).map { AccountRecord(row: $0) }
     }
@@ -85,7 +89,7 @@ extension StoreReading {
     /// The account with this (already normalised) email.
     public func account(projectID: String, email: String) throws(StoreError) -> AccountRecord? {
         try connection.queryFirst(
-            "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND email = ?",
+            accountByEmail,
             [.text(projectID), .text(email)]
         ).map { AccountRecord(row: $0) }
     }

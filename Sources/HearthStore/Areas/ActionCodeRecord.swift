@@ -46,11 +46,14 @@ public struct ActionCodeRecord: Sendable, Equatable {
 
 private let actionCodeColumns =
     "code_hash, project_id, operation, local_id, email, new_email, continue_url, language, created_at, expires_at, consumed_at"
+private let selectActionCode = "SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?"
+private let insertActionCodeRow =
+    "INSERT INTO action_codes (\(actionCodeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 extension StoreReading {
     public func actionCode(hash: [UInt8]) throws(StoreError) -> ActionCodeRecord? {
         try connection.queryFirst(
-            "SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?",
+            selectActionCode,
             [.blob(hash)]
         ).map(ActionCodeRecord.init(row:))
     }
@@ -59,7 +62,7 @@ extension StoreReading {
 extension WriteTransaction {
     public func insertActionCode(_ record: ActionCodeRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO action_codes (\(actionCodeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            insertActionCodeRow,
             [
                 .blob(record.codeHash), .text(record.projectID), .text(record.operation), .text(record.localID),
                 .text(record.email), .text(record.newEmail), .text(record.continueURL), .text(record.language),
