@@ -64,6 +64,34 @@ import Testing
     /// bus error reading it, or corrupt it). POSIX locks belong to the process and die with
     /// any of its descriptors of the file closed, so Hearth must never open and close the
     /// index itself. A second process (Python) probes the lock after reads and writes.
+    /// Statements are found by where their text is stored, checked against the text: texts
+    /// built per call (new storage each time, storage freed and reused, more of them than the
+    /// cache holds) and constants reused many times all run as written.
+    @Test func statementsBuiltPerCallAndConstantsBothRunAsWritten() throws {
+        let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [Self.scratchTable])
+        let store = fixture.store
+        let insert = "INSERT INTO scratch (id, payload) VALUES (?, x'01')"
+        try store.write { transaction in
+            for id in 0..<600 {
+                // Alternately a constant and a text made for this call with the value inline.
+                if id.isMultiple(of: 2) {
+                    try transaction.connection.execute(insert, [.integer(Int64(id))])
+                } else {
+                    try transaction.connection.execute(
+                        "INSERT INTO scratch (id, payload) VALUES (\(id), x'0\(id % 10)')",
+                        []
+                    )
+                }
+            }
+        }
+        let rows = try store.read { reading in
+            try (0..<600).map { id in
+                try reading.connection.queryFirst("SELECT hex(payload) FROM scratch WHERE id = \(id)", [])?.string(0)
+            }
+        }
+        #expect(rows == (0..<600).map { $0.isMultiple(of: 2) ? "01" : "0\($0 % 10)" })
+    }
+
     @Test func anotherProcessFindsTheLogIndexInUseWhileTheStoreIsOpen() throws {
         let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [Self.scratchTable])
         let store = fixture.store

@@ -136,16 +136,19 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends `text` to `output`, encoded.
+    /// Appends `text` to `output`, encoded: runs of kept bytes are copied whole.
     static func append(_ text: String, keeping kept: ByteSet, to output: inout [UInt8]) {
-        for byte in text.utf8 {
-            if kept.contains(byte) {
-                output.append(byte)
-            } else {
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for index in bytes.indices where !kept.contains(bytes[index]) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
                 output.append(UInt8(ascii: "%"))
-                output.append(hexDigit(byte >> 4))
-                output.append(hexDigit(byte & 0x0F))
+                output.append(hexDigit(bytes[index] >> 4))
+                output.append(hexDigit(bytes[index] & 0x0F))
+                run = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
     }
 

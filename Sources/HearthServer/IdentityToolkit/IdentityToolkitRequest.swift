@@ -136,16 +136,21 @@ struct IdentityToolkitRequest: Sendable {
     /// A field name compared leniently: ASCII lower-case without underscores.
     /// Whether two names are equal once folded, compared without building either.
     static func foldedEqual(_ left: String, _ right: String) -> Bool {
-        var rightBytes = right.utf8.makeIterator()
-        for byte in left.utf8 where byte != UInt8(ascii: "_") {
-            var next = rightBytes.next()
-            while next == UInt8(ascii: "_") { next = rightBytes.next() }
-            guard let other = next, lowered(byte) == lowered(other) else { return false }
+        // On contiguous bytes: every lookup of a field the body lacks compares it with each
+        // member's name.
+        var left = left
+        var right = right
+        return left.withUTF8 { left in right.withUTF8 { right in foldedEqual(left, right) } }
+    }
+
+    private static func foldedEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        var position = 0
+        for byte in left where byte != UInt8(ascii: "_") {
+            while position < right.count && right[position] == UInt8(ascii: "_") { position += 1 }
+            guard position < right.count, lowered(byte) == lowered(right[position]) else { return false }
+            position += 1
         }
-        while let rest = rightBytes.next() {
-            if rest != UInt8(ascii: "_") { return false }
-        }
-        return true
+        return right[position...].allSatisfy { $0 == UInt8(ascii: "_") }
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {

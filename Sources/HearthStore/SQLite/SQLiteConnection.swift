@@ -21,6 +21,12 @@ private let processConfiguration: Void = {
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
+    /// The same statements by where their text is stored, checked against the text: finding
+    /// one by its text alone hashes every byte of it (hundreds) on every run, and nearly
+    /// every run passes the very same constant. Holding the text keeps its address from being
+    /// reused; bounded, as texts built per call add a new address each time.
+    private var statementsByAddress: [UnsafeRawPointer: (sql: String, statement: OpaquePointer)] = [:]
+    private static let maximumAddresses = 256
     let dialect = SQLDialect.sqlite
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
@@ -146,6 +152,19 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     // MARK: - Statements
 
     private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        let address = sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        if let address, let known = statementsByAddress[address], known.sql == sql { return known.statement }
+        let found = try statement(for: sql)
+        if let address {
+            if statementsByAddress.count >= Self.maximumAddresses {
+                statementsByAddress.removeAll(keepingCapacity: true)
+            }
+            statementsByAddress[address] = (sql, found)
+        }
+        return found
+    }
+
+    private func statement(for sql: String) throws(StoreError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -155,7 +174,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     }
 
     private func bind(_ parameters: [SQLValue], to statement: OpaquePointer, sql: String) throws(StoreError) {
-        sqlite3_clear_bindings(statement)
+        // Every parameter is bound again below; only one left out would keep a stale value.
+        if parameters.count < Int(sqlite3_bind_parameter_count(statement)) { sqlite3_clear_bindings(statement) }
         for (offset, parameter) in parameters.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
