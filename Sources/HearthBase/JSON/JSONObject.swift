@@ -26,7 +26,8 @@ public struct JSONObject: Sendable {
     /// The value for `key`; assigning `nil` removes the member, assigning a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            // By index: comparing keys in place, not copying every member on the way.
+            for index in members.indices where members[index].key == key { return members[index].value }
             return nil
         }
         set {

@@ -56,8 +56,9 @@ struct IdentityToolkitRequest: Sendable {
     /// The raw value of a field: an exact match, else a lenient one; then the query string.
     func value(_ name: String) -> JSONValue? {
         if let exact = body[name] { return exact.isNull ? nil : exact }
-        for member in body where Self.foldedEqual(member.key, name) {
-            return member.value.isNull ? nil : member.value
+        let members = body.members
+        for index in members.indices where Self.foldedEqual(members[index].key, name) {
+            return members[index].value.isNull ? nil : members[index].value
         }
         for item in request.query where item.name != "key" && Self.foldedEqual(item.name, name) {
             return .string(item.value)
