@@ -7,9 +7,6 @@ import Synchronization
 /// already claimed by this node, sent by the next free worker without a claiming write, and
 /// given back to the outbox if the mailer stops first.
 extension Mailer: MailDispatcher {
-    /// Claims on handed-over messages are held in this name (`claimed_by`).
-    var dispatchWorker: String { directWorkerName }
-
     /// Handed-over messages a worker sends before recording their outcomes in one write.
     static let handOverBatch = 32
 

@@ -28,8 +28,9 @@ public final class Mailer: Sendable {
     let projects: ProjectDirectory
     /// Identifies this process's claims (`claimed_by`): host, process and a random part.
     let nodeName: String
-    /// The claim name of messages handed over by this node's writes (`dispatchWorker`).
-    let directWorkerName: String
+    /// Claims on messages handed over by this node's writes are held in this name
+    /// (`claimed_by`; see `MailDispatcher`).
+    let dispatchWorker: String
     private let chooseTransport: @Sendable (String) -> any MailTransport
     /// The delivery workers (the ones `wake` wakes), then the clean-up worker.
     private let workers = Mutex<(delivery: [PeriodicWorker], cleanup: PeriodicWorker?)>(([], nil))
@@ -85,7 +86,7 @@ public final class Mailer: Sendable {
         gethostname(&host, host.count - 1)
         let hostName = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
         nodeName = "\(hostName)/\(getpid())/\(Hex.encode(SecureRandom.bytes(count: 4)))"
-        directWorkerName = "\(nodeName)#direct"
+        dispatchWorker = "\(nodeName)#direct"
     }
 
     /// Starts the delivery workers and the clean-up of finished messages.
