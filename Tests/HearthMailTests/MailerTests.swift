@@ -202,7 +202,7 @@ final class RecordingTransport: MailTransport {
         try tests.store.write { try $0.insertOutboxMessage(record) }
         // Stored claimed: no other worker (here or on another node) takes it meanwhile.
         #expect(tests.mailer.deliverDueMessages(worker: "elsewhere") == 0)
-        tests.mailer.deliver(record)
+        tests.mailer.deliver(QueuedMail(record: record))
         let deadline = Date().addingTimeInterval(10)
         while try tests.message(record.id).state != .sent && Date() < deadline { usleep(5_000) }
         let sent = try tests.message(record.id)
@@ -220,7 +220,7 @@ final class RecordingTransport: MailTransport {
         for index in 0..<5 {
             let record = try tests.composedMessage(to: "ada\(index)@example.com")
             try tests.store.write { try $0.insertOutboxMessage(record) }
-            tests.mailer.deliver(record)
+            tests.mailer.deliver(QueuedMail(record: record))
             let deadline = Date().addingTimeInterval(10)
             while try tests.message(record.id).state != .sent && Date() < deadline { usleep(2_000) }
             #expect(try tests.message(record.id).state == .sent)
@@ -248,7 +248,7 @@ final class RecordingTransport: MailTransport {
         while slow.delivered.withLock({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
         let record = try tests.composedMessage(to: "urgent@example.com")
         try tests.store.write { try $0.insertOutboxMessage(record) }
-        tests.mailer.deliver(record)
+        tests.mailer.deliver(QueuedMail(record: record))
         deadline = Date().addingTimeInterval(30)
         while slow.delivered.withLock({ $0.count }) < 101 && Date() < deadline { usleep(5_000) }
         let order = slow.delivered.withLock { $0.map(\.messageID) }
@@ -272,7 +272,7 @@ final class RecordingTransport: MailTransport {
         mailer.isRunning.store(true, ordering: .relaxed)  // hand-overs accepted, no worker runs
         let record = try composedMessage(to: "ada@example.com")
         try store.write { try $0.insertOutboxMessage(record) }
-        mailer.deliver(record)
+        mailer.deliver(QueuedMail(record: record))
         clock.advance(milliseconds: 15_001)  // less than half of its 30 s claim left
         #expect(mailer.deliverHandedOverMessages() == 1)
         #expect(transport.delivered.withLock { $0.isEmpty })
@@ -286,7 +286,7 @@ final class RecordingTransport: MailTransport {
         mailer.isRunning.store(true, ordering: .relaxed)
         let record = try composedMessage(to: "ada@example.com")
         try store.write { try $0.insertOutboxMessage(record) }
-        mailer.deliver(record)
+        mailer.deliver(QueuedMail(record: record))
         clock.advance(milliseconds: 15_000)
         #expect(mailer.deliverHandedOverMessages() == 1)
         #expect(try message(record.id).state == .sent)
@@ -297,7 +297,7 @@ final class RecordingTransport: MailTransport {
         transport.failure.withLock { $0 = NetworkError(.transport, "connection refused") }
         let record = try composedMessage(to: "ada@example.com")
         try store.write { try $0.insertOutboxMessage(record) }
-        mailer.deliver(record)
+        mailer.deliver(QueuedMail(record: record))
         #expect(mailer.deliverHandedOverMessages() == 1)
         let retry = try message(record.id)
         #expect(retry.state == .queued && retry.attempts == 1 && retry.lastError == "connection refused")
@@ -319,7 +319,7 @@ final class RecordingTransport: MailTransport {
         store.write(
             { try $0.insertOutboxMessage(record) },
             completion: { [mailer] _ in
-                mailer.deliver(record)
+                mailer.deliver(QueuedMail(record: record))
                 handedOver.signal()
             }
         )
@@ -333,7 +333,8 @@ final class RecordingTransport: MailTransport {
         let record = try composedMessage(to: "ada@example.com")
         try store.write { try $0.insertOutboxMessage(record) }
         mailer.stop()
-        mailer.deliver(record)  // queues the release without waiting (it may run on the store's thread)
+        // Queues the release without waiting (it may run on the store's thread).
+        mailer.deliver(QueuedMail(record: record))
         try store.write { _ in }  // applied after the queued release
         let released = try message(record.id)
         #expect(released.state == .queued && released.attempts == 0 && released.claimedBy == nil)

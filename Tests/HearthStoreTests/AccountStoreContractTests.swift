@@ -7,9 +7,7 @@ import Testing
 @Suite struct AccountStoreContractTests {
     private func fixture(_ kind: StoreKind) throws -> StoreFixture {
         let fixture = try StoreFixture(kind)
-        try fixture.store.write { transaction in
-            try transaction.saveProject(id: "demo-project", number: "100000000000", document: "{}", at: 1)
-        }
+        try fixture.addDemoProject()
         return fixture
     }
 

@@ -7,9 +7,7 @@ import Testing
 @Suite struct ActionCodeStoreContractTests {
     private func fixture(_ kind: StoreKind) throws -> StoreFixture {
         let fixture = try StoreFixture(kind)
-        try fixture.store.write { transaction in
-            try transaction.saveProject(id: "demo-project", number: "100000000000", document: "{}", at: 1)
-        }
+        try fixture.addDemoProject()
         return fixture
     }
 
@@ -90,9 +88,7 @@ import Testing
     func codesStoredBeforeTheUpgradeStayUsableAndArePurgedWhenExpired(kind: StoreKind) throws {
         let before = Schema.migrations.filter { $0.version < 402 }
         let fixture = try StoreFixture(kind, migrations: before)
-        try fixture.store.write { transaction in
-            try transaction.saveProject(id: "demo-project", number: "100000000000", document: "{}", at: 1)
-        }
+        try fixture.addDemoProject()
         let old = key(time: 1_000, 7)  // keyed by its creation time
         try fixture.store.write { try $0.insertActionCode(code(old, expiresAt: 9_000)) }
         try fixture.reopen()

@@ -26,6 +26,13 @@ final class StoreFixture {
         }
     }
 
+    /// Stores the project `demo-project`, which the areas' rows belong to.
+    func addDemoProject() throws {
+        try store.write { transaction in
+            try transaction.saveProject(id: "demo-project", number: "100000000000", document: "{}", at: 1)
+        }
+    }
+
     /// Closes and opens the same database again, as a restart would.
     func reopen(migrations: [Migration] = Schema.migrations) throws {
         store.close()

@@ -69,8 +69,7 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
 
     public static func isValidAddress(_ address: String) -> Bool {
         // On one contiguous buffer: this runs for every address of every message.
-        address.utf8.withContiguousStorageIfAvailable(isValidAddress(bytes:))
-            ?? Array(address.utf8).withUnsafeBufferPointer(isValidAddress(bytes:))
+        withByteBuffer(of: address.utf8, isValidAddress(bytes:))
     }
 
     private static func isValidAddress(bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -20,11 +20,6 @@ public protocol MailDispatcher: Sendable {
     func deliver(_ mail: QueuedMail)
 }
 
-extension MailDispatcher {
-    /// Sends `record`, read back from its stored form.
-    public func deliver(_ record: OutboxRecord) { deliver(QueuedMail(record: record)) }
-}
-
 /// A message a write queued, on its way from that write to the worker that sends it: passed
 /// by reference, as one count, where copies of the record (two dozen fields) would count
 /// every field at each step.

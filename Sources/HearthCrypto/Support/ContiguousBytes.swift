@@ -1,12 +1,10 @@
-/// Runs `body` over the bytes of any collection: in place when the storage is contiguous (arrays, slices,
-/// `String.UTF8View` of native strings), after one copy otherwise.
+import HearthBase
+
+/// `withByteBuffer(of:_:)` for the C calls that take raw bytes.
 @inline(__always)
 func withContiguousBytes<R>(
     of bytes: some Collection<UInt8>,
     _ body: (UnsafeRawBufferPointer) throws -> R
 ) rethrows -> R {
-    if let result = try bytes.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
-        return result
-    }
-    return try Array(bytes).withUnsafeBytes(body)
+    try withByteBuffer(of: bytes) { try body(UnsafeRawBufferPointer($0)) }
 }

@@ -139,14 +139,7 @@ struct IdentityToolkitRequest: Sendable {
     static func foldedEqual(_ left: String, _ right: String) -> Bool {
         // On contiguous bytes: every lookup of a field the body lacks compares it with each
         // member's name.
-        let contiguous = left.utf8.withContiguousStorageIfAvailable { left in
-            right.utf8.withContiguousStorageIfAvailable { right in foldedEqual(left, right) }
-        }
-        if let contiguous, let equal = contiguous { return equal }
-        let leftBytes = Array(left.utf8)
-        let rightBytes = Array(right.utf8)
-        return leftBytes.withUnsafeBufferPointer { left in rightBytes.withUnsafeBufferPointer { foldedEqual(left, $0) }
-        }
+        withByteBuffer(of: left.utf8) { left in withByteBuffer(of: right.utf8) { foldedEqual(left, $0) } }
     }
 
     private static func foldedEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
