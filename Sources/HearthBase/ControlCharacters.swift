@@ -16,11 +16,25 @@ public enum ControlCharacters {
     /// Whether the UTF-8 `bytes` hold a control character.
     @inlinable
     public static func occur(inBytes bytes: some Sequence<UInt8>) -> Bool {
+        if let printable = bytes.withContiguousStorageIfAvailable({ areVisibleASCII($0) }), printable { return false }
         var afterC2 = false
         for byte in bytes {
             if byte < 0x20 || byte == 0x7F || (afterC2 && byte >= 0x80 && byte <= 0x9F) { return true }
             afterC2 = byte == 0xC2
         }
         return false
+    }
+
+    /// Whether every byte is printable ASCII (0x21–0x7E, and the space 0x20 if
+    /// `spaceAllowed`), so none can be or start a control character. One pass without a
+    /// branch per byte, which the compiler turns into vector code: many times faster than the
+    /// exact check, which only text outside ASCII needs.
+    @inlinable
+    public static func areVisibleASCII(_ bytes: UnsafeBufferPointer<UInt8>, spaceAllowed: Bool = true) -> Bool {
+        let lowest: UInt8 = spaceAllowed ? 0x20 : 0x21
+        let span = 0x7F - lowest
+        var outside: UInt8 = 0
+        for byte in bytes { outside |= (byte &- lowest) >= span ? 1 : 0 }
+        return outside == 0
     }
 }

@@ -255,12 +255,26 @@ public final class Mailer: Sendable {
         }
         guard !changes.isEmpty else { return }
         let recorded = changes
+        // Deliveries are recorded together per project and transport (a batch is mostly one
+        // of each), failures one by one.
+        var sent: [SentGroup: [String]] = [:]
+        for case .sent(let message, let transport) in changes {
+            sent[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
+        }
+        let sentGroups = sent
         do {
             try store.write { transaction in
+                for (group, ids) in sentGroups {
+                    try transaction.markOutboxMessagesSent(
+                        ids,
+                        of: group.projectID,
+                        transport: group.transport,
+                        at: now
+                    )
+                }
                 for change in recorded {
                     switch change {
-                    case .sent(let message, let transport):
-                        try transaction.markOutboxMessageSent(message, transport: transport, at: now)
+                    case .sent: break
                     case .retry(let message, let holder, let next, let error):
                         try transaction.rescheduleOutboxMessage(
                             message,
@@ -306,6 +320,12 @@ public final class Mailer: Sendable {
             log.warning("mail outbox clean-up failed", ["error": .string(String(describing: error))])
         }
     }
+}
+
+/// Messages whose deliveries are recorded by one statement.
+private struct SentGroup: Hashable {
+    var projectID: String
+    var transport: String
 }
 
 /// What became of one claimed message.

@@ -23,6 +23,24 @@ import Testing
         }
     }
 
+    @Test func visibleASCIIIsExactlyTheSpaceToTheTilde() {
+        for byte in UInt8.min...UInt8.max {
+            let bytes = [UInt8(ascii: "a"), byte, UInt8(ascii: "b")]
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(ControlCharacters.areVisibleASCII(buffer) == (0x20...0x7E).contains(byte), "byte \(byte)")
+                #expect(
+                    ControlCharacters.areVisibleASCII(buffer, spaceAllowed: false) == (0x21...0x7E).contains(byte),
+                    "byte \(byte)"
+                )
+            }
+        }
+        // Long enough for vector code, with the odd byte last.
+        let long = Array(repeating: UInt8(ascii: "x"), count: 100) + [0x7F]
+        long.withUnsafeBufferPointer { #expect(!ControlCharacters.areVisibleASCII($0)) }
+        long.dropLast().withUnsafeBufferPointer { #expect(ControlCharacters.areVisibleASCII($0)) }
+        #expect(ControlCharacters.occur(inBytes: long) && !ControlCharacters.occur(inBytes: long.dropLast()))
+    }
+
     @Test func trimmingRemovesOnlyASCIIWhitespaceAtTheEnds() {
         #expect(" \t\r\n a b \r\n".trimmingASCIIWhitespace() == "a b")
         #expect("a".trimmingASCIIWhitespace() == "a")

@@ -9,6 +9,21 @@ import Testing
         #expect(project == DevelopmentSeed.project)
     }
 
+    @Test func theSenderFollowsTheFieldsItIsMadeOf() throws {
+        var project = Project(id: "p1", number: "1", displayName: "First")
+        #expect(try project.mailSender() == MailAddress(address: "noreply@p1.hearth.local", displayName: "First"))
+        project.displayName = "Renamed"
+        #expect(try project.mailSender().displayName == "Renamed")
+        project.settings.appName = "The App"
+        #expect(try project.mailSender().displayName == "The App")
+        project.id = "p2"
+        #expect(try project.mailSender().address == "noreply@p2.hearth.local")
+        project.settings.mail.from = "\"Ex, Inc.\" <hello@example.com>"
+        #expect(try project.mailSender() == MailAddress(address: "hello@example.com", displayName: "Ex, Inc."))
+        project.settings.mail.from = "not an address"
+        #expect(throws: MailError.self) { try project.mailSender() }
+    }
+
     @Test func everyProblemIsReportedAtOnce() {
         var project = DevelopmentSeed.project
         project.id = "Bad_ID"

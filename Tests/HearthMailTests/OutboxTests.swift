@@ -98,6 +98,46 @@ private let start: Int64 = 1_750_000_000_000
         #expect(try templateCount() == 1)
     }
 
+    @Test func deliveriesAreRecordedTogetherOnlyForTheNamedMessages() throws {
+        // More than one statement's worth (32), and one message left out.
+        let records = try queue(41)
+        let sent = records.dropLast()
+        try store.write {
+            try $0.markOutboxMessagesSent(
+                sent.map(\.id),
+                of: DevelopmentSeed.projectID,
+                transport: "smtp",
+                at: start + 9
+            )
+        }
+        for record in sent {
+            let stored = try #require(
+                try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) }
+            )
+            #expect(stored.state == .sent && stored.transport == "smtp" && stored.finishedAt == start + 9)
+        }
+        let left = try #require(
+            try store.read { try $0.outboxMessage(projectID: records[40].projectID, id: records[40].id) }
+        )
+        #expect(left.state == .queued && left.finishedAt == nil)
+        // Another project's IDs name nothing here; a message already sent keeps its record.
+        try store.write {
+            try $0.markOutboxMessagesSent([records[40].id], of: "other-project", transport: "log", at: start + 10)
+            try $0.markOutboxMessagesSent(
+                [records[0].id],
+                of: DevelopmentSeed.projectID,
+                transport: "log",
+                at: start + 11
+            )
+        }
+        #expect(
+            try store.read { try $0.outboxMessage(projectID: records[40].projectID, id: records[40].id) }?.state
+                == .queued
+        )
+        let first = try store.read { try $0.outboxMessage(projectID: records[0].projectID, id: records[0].id) }
+        #expect(first?.transport == "smtp" && first?.finishedAt == start + 9)
+    }
+
     @Test func aClaimedMessageIsTakenAgainOnlyAfterItsClaimLapses() throws {
         let record = try queue(1)[0]
         let first = try store.write {

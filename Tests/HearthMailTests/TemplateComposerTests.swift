@@ -87,7 +87,7 @@ import Testing
         #expect(try composer.compose(sampleRequest(.verifyEmail, language: "de", project: project)).language == "en")
     }
 
-    @Test func actionEmailsNeedAWebLinkAndAValidRecipient() {
+    @Test func actionEmailsNeedAWebLinkAndAValidRecipient() throws {
         var request = sampleRequest(.passwordReset, language: "en")
         request.link = nil
         #expect(throws: MailError(.missingValue, "a PASSWORD_RESET email needs a link")) {
@@ -95,6 +95,16 @@ import Testing
         }
         request.link = "javascript:alert(1)"
         #expect { try composer.compose(request) } throws: { ($0 as? MailError)?.code == .invalidLink }
+        for link in [
+            "https://a.example/x y", "https://a.example/\u{7F}", "https://a.example/\u{85}", "https://a.example/\n",
+        ] {
+            request.link = link
+            let error = #expect(throws: MailError.self, "\(link)") { try composer.compose(request) }
+            #expect(error?.code == .invalidLink)
+        }
+        // Outside ASCII, a link without spaces or control characters is fine.
+        request.link = "https://bücher.example/ç?x=\u{A0}"
+        #expect(try composer.compose(request).body.value(of: .link) == request.link)
         request = sampleRequest(.recoverEmail, language: "en")
         request.newEmail = nil
         #expect { try composer.compose(request) } throws: { ($0 as? MailError)?.code == .missingValue }

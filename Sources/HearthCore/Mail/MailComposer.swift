@@ -96,9 +96,10 @@ extension Project {
     /// The name emails and pages show: `settings.appName`, else the display name.
     public var appName: String { settings.appName ?? displayName }
 
-    /// The `From` mailbox of the project's emails (see `MailSettings.from`).
-    public func mailSender() throws(MailError) -> MailAddress {
-        if let from = settings.mail.from { return try MailAddress(parsing: from) }
+    /// The `From` mailbox of a project's emails: `from` (`MailSettings.from`), else a
+    /// no-reply address of the project under the app's name.
+    static func sender(id: String, appName: String, from: String?) throws(MailError) -> MailAddress {
+        if let from { return try MailAddress(parsing: from) }
         return try MailAddress(address: "noreply@\(id).hearth.local", displayName: appName)
     }
 }

@@ -21,7 +21,19 @@ public struct Project: Sendable, Equatable {
 
     private final class Box: Sendable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        /// The `From` mailbox of the project's emails, worked out once per box rather than
+        /// parsed again for every email.
+        let sender: Result<MailAddress, MailError>
+
+        init(_ fields: Fields) {
+            self.fields = fields
+            let appName = fields.settings.appName ?? fields.displayName
+            do {
+                sender = .success(try Project.sender(id: fields.id, appName: appName, from: fields.settings.mail.from))
+            } catch {
+                sender = .failure(error)
+            }
+        }
     }
 
     private var box: Box
@@ -111,6 +123,9 @@ public struct Project: Sendable, Equatable {
     public static func == (lhs: Project, rhs: Project) -> Bool {
         lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
+
+    /// The `From` mailbox of the project's emails (see `MailSettings.from`).
+    public func mailSender() throws(MailError) -> MailAddress { try box.sender.get() }
 
     public func app(id: String) -> App? { apps.first { $0.id == id } }
 

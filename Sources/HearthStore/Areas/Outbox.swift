@@ -96,15 +96,36 @@ extension WriteTransaction {
     /// another worker took the message meanwhile: that stops further copies.
     public func markOutboxMessageSent(_ message: OutboxRecord.Key, transport: String, at now: Int64) throws(StoreError)
     {
-        try connection.execute(
-            """
-            UPDATE mail_outbox
-            SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
-                claimed_until = NULL, claimed_by = NULL
-            WHERE project_id = ? AND id = ? AND state <> 'sent'
-            """,
-            [.text(transport), .integer(now), .text(message.projectID), .text(message.id)]
-        )
+        try markOutboxMessagesSent([message.id], of: message.projectID, transport: transport, at: now)
+    }
+
+    /// Records the deliveries of several messages of one project (as `markOutboxMessageSent`),
+    /// with one statement per up to 32 of them instead of one each.
+    public func markOutboxMessagesSent(
+        _ ids: [String],
+        of projectID: String,
+        transport: String,
+        at now: Int64
+    ) throws(StoreError) {
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let end = min(start + Self.markSentStatements.count, ids.endIndex)
+            var parameters: [SQLValue] = [.text(transport), .integer(now), .text(projectID)]
+            parameters.reserveCapacity(3 + end - start)
+            for id in ids[start..<end] { parameters.append(.text(id)) }
+            try connection.execute(Self.markSentStatements[end - start - 1], parameters)
+            start = end
+        }
+    }
+
+    /// The statements of `markOutboxMessagesSent`, for 1 to 32 messages (texts built once).
+    private static let markSentStatements: [String] = (1...32).map { count in
+        """
+        UPDATE mail_outbox
+        SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
+            claimed_until = NULL, claimed_by = NULL
+        WHERE project_id = ? AND id IN (\(Array(repeating: "?", count: count).joined(separator: ", "))) AND state <> 'sent'
+        """
     }
 
     /// Puts a message back in the queue after a failed attempt, if `worker` still holds it.
