@@ -111,6 +111,7 @@ import Testing
         let named = try MailAddress(parsing: "  \"A \\\"quoted\\\" \\\\ name\" <a.b+c@Example.COM> ")
         #expect(named.displayName == "A \"quoted\" \\ name")
         #expect(named.domain == "example.com")
+        #expect(named.description == #""A \"quoted\" \\ name" <a.b+c@Example.COM>"#)
         #expect(try MailAddress(parsing: named.description) == named)
         let bare = try MailAddress(parsing: "Ex App <x@example.com>")
         #expect(bare.displayName == "Ex App")

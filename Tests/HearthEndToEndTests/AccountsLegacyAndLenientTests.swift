@@ -76,11 +76,14 @@ import Testing
         )
         #expect(signUp.json["displayName"] as? String == "Vera")
         let user = try SignedInUser(signUp)
+        // Leading underscores and any case: a name is found by its folded form wherever it
+        // starts.
         let photo = try client.call(
             "accounts:update",
-            ["id_token": user.idToken, "photo_url": "https://example.com/v.png"]
+            ["_ID_TOKEN": user.idToken, "Photo_URL": "https://example.com/v.png", "__Display_name": "Vera B"]
         )
         #expect(photo.json["photoUrl"] as? String == "https://example.com/v.png")
+        #expect(photo.json["displayName"] as? String == "Vera B")
         // deleteAttribute as proto numbers: 2 = DISPLAY_NAME, "4" = PHOTO_URL.
         let cleared = try client.call("accounts:update", ["idToken": user.idToken, "delete_attribute": [2, "4"]])
         #expect(cleared.status == 200)

@@ -40,7 +40,7 @@ public struct ActionLinkBuilder: Sendable {
     }
 
     /// The page that handles the action on the web.
-    public var actionURL: String { project.actionURL ?? "\(publicURL)/__/auth/action" }
+    public var actionURL: String { project.actionURL ?? publicURL + Self.actionPath }
 
     /// The link to email (or return to an admin).
     public func link(
@@ -83,30 +83,39 @@ public struct ActionLinkBuilder: Sendable {
         language: String?,
         apiKeyFirst: Bool = false
     ) -> String {
-        var parameters: [(String, String)] = [("mode", operation.mode), ("oobCode", code)]
-        if apiKeyFirst {
-            parameters.insert(("apiKey", apiKey), at: 0)
-        } else {
-            parameters.append(("apiKey", apiKey))
-        }
-        if let continueURL { parameters.append(("continueUrl", continueURL)) }
-        if let language, !language.isEmpty { parameters.append(("lang", language)) }
         // Built as bytes, each value escaped straight into them: one buffer, not a string
         // per piece.
-        let base = actionURL
         var link: [UInt8] = []
-        link.reserveCapacity(base.utf8.count + parameters.reduce(0) { $0 + $1.0.utf8.count + 3 * $1.1.utf8.count + 2 })
-        link += base.utf8
-        var separator = base.utf8.contains(UInt8(ascii: "?")) ? UInt8(ascii: "&") : UInt8(ascii: "?")
-        for (name, value) in parameters {
+        link.reserveCapacity(
+            (project.actionURL?.utf8.count ?? publicURL.utf8.count + Self.actionPath.utf8.count) + 48
+                + 3
+                * (code.utf8.count + apiKey.utf8.count + (continueURL?.utf8.count ?? 0) + (language?.utf8.count ?? 0))
+        )
+        if let custom = project.actionURL {
+            link += custom.utf8
+        } else {
+            link += publicURL.utf8
+            link += Self.actionPath.utf8
+        }
+        var separator = link.contains(UInt8(ascii: "?")) ? UInt8(ascii: "&") : UInt8(ascii: "?")
+        func parameter(_ name: StaticString, _ value: String) {
             link.append(separator)
-            link += name.utf8
+            link.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             link.append(UInt8(ascii: "="))
             PercentEncoding.append(value, keeping: PercentEncoding.queryValueCharacters, to: &link)
             separator = UInt8(ascii: "&")
         }
+        if apiKeyFirst { parameter("apiKey", apiKey) }
+        parameter("mode", operation.mode)
+        parameter("oobCode", code)
+        if !apiKeyFirst { parameter("apiKey", apiKey) }
+        if let continueURL { parameter("continueUrl", continueURL) }
+        if let language, !language.isEmpty { parameter("lang", language) }
         return String(decoding: link, as: UTF8.self)
     }
+
+    /// Where Hearth's own action page is, under its public URL.
+    private static let actionPath = "/__/auth/action"
 
     /// The host (and port) of an `http(s)://host[:port]/...` URL.
     static func host(of url: String) -> String {

@@ -48,18 +48,37 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
         try self.init(address: address, displayName: name)
     }
 
-    /// The domain part, lower-cased.
+    /// The domain part, lower-cased. Addresses are ASCII (checked when made), so this works
+    /// on bytes: it runs for every message queued.
     public var domain: String {
-        let bytes = address.utf8
-        return String(address[bytes.index(after: bytes.lastIndex(of: UInt8(ascii: "@"))!)...]).lowercased()
+        withByteBuffer(of: address.utf8) { bytes in
+            let start = bytes.lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? 0
+            return String(unsafeUninitializedCapacity: bytes.count - start) { output in
+                for index in start..<bytes.count {
+                    let byte = bytes[index]
+                    output[index - start] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                }
+                return bytes.count - start
+            }
+        }
     }
 
+    /// `address`, or `"Display Name" <address>` with `\` and `"` escaped in the name.
     public var description: String {
         guard let displayName else { return address }
-        let needsEscape = displayName.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }
-        let escaped =
-            needsEscape ? displayName.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") : displayName
-        return "\"\(escaped)\" <\(address)>"
+        return withByteBuffer(of: displayName.utf8) { name in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.count + address.utf8.count + 8)
+            bytes.append(UInt8(ascii: "\""))
+            for byte in name {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(contentsOf: "\" <".utf8)
+            bytes.append(contentsOf: address.utf8)
+            bytes.append(UInt8(ascii: ">"))
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// `local@domain` with a dot-atom local part of at most 64 characters and a domain of

@@ -76,22 +76,26 @@ extension WriteTransaction {
     /// creation time, then base64url.
     public static func isMessageID(_ text: some StringProtocol) -> Bool {
         let time = text.utf8.prefix(timeDigitCount)
-        return time.count == timeDigitCount && time.allSatisfy(timeDigits.contains) && text.utf8.count <= 64
+        return time.count == timeDigitCount && time.allSatisfy(isTimeDigit) && text.utf8.count <= 64
             && Base64URL.decode(text.dropFirst(timeDigitCount)).map { !$0.isEmpty } == true
     }
 
     private static let timeDigitCount = 9
-    private static let timeDigits = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+
+    private static func isTimeDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "v")).contains(byte)
+    }
+    private static let timeDigits: StaticString = "0123456789abcdefghijklmnopqrstuv"
 
     /// `milliseconds` as 9 base-32 digits (fixed width, so IDs compare like their times).
     static func timePrefix(_ milliseconds: Int64) -> String {
-        let digits = timeDigits
-        var value = UInt64(max(0, milliseconds))
-        var output = [UInt8](repeating: 0, count: timeDigitCount)
-        for index in stride(from: timeDigitCount - 1, through: 0, by: -1) {
-            output[index] = digits[Int(value & 31)]
-            value >>= 5
+        String(unsafeUninitializedCapacity: timeDigitCount) { output in
+            var value = UInt64(max(0, milliseconds))
+            for index in stride(from: timeDigitCount - 1, through: 0, by: -1) {
+                output[index] = timeDigits.utf8Start[Int(value & 31)]
+                value >>= 5
+            }
+            return timeDigitCount
         }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -16,19 +16,32 @@ import HearthHTTP
 struct IdentityToolkitRequest: Sendable {
     let request: Request
     let body: JSONObject
+    /// The first letters of the field names present (in the body and the query), folded, as
+    /// bits of `initialBit`: a name whose letter is missing is absent without a comparison.
+    /// Most lookups are of optional fields a request leaves out.
+    private let initials: UInt64
 
     init(_ request: Request) throws(GoogleAPIError) {
-        self.request = request
         guard case .object(let object) = try request.jsonBody() else {
             throw GoogleAPIError.invalidArgument("Invalid JSON payload received. The body must be a JSON object.")
         }
-        body = object
+        self.init(request, body: object)
     }
 
     /// A request whose fields come from elsewhere (a form body, a test).
     init(_ request: Request, body: JSONObject) {
         self.request = request
         self.body = body
+        var initials: UInt64 = 0
+        for member in body.members { initials |= Self.initialBit(member.key) }
+        for item in request.query { initials |= Self.initialBit(item.name) }
+        self.initials = initials
+    }
+
+    /// The bit of a name's first letter once folded (none for a name of underscores only).
+    private static func initialBit(_ name: String) -> UInt64 {
+        guard let first = name.utf8.first(where: { $0 != UInt8(ascii: "_") }) else { return 0 }
+        return 1 << (lowered(first) & 63)
     }
 
     // MARK: - Authentication
@@ -55,6 +68,7 @@ struct IdentityToolkitRequest: Sendable {
 
     /// The raw value of a field: an exact match, else a lenient one; then the query string.
     func value(_ name: String) -> JSONValue? {
+        guard initials & Self.initialBit(name) != 0 else { return nil }
         if let exact = body[name] { return exact.isNull ? nil : exact }
         let members = body.members
         for index in members.indices where Self.foldedEqual(members[index].key, name) {
