@@ -85,12 +85,10 @@ public struct ActionLinkBuilder: Sendable {
     ) -> String {
         // Built as bytes, each value escaped straight into them: one buffer, not a string
         // per piece.
+        let base = project.actionURL?.utf8.count ?? publicURL.utf8.count + Self.actionPath.utf8.count
+        let values = code.utf8.count + apiKey.utf8.count + (continueURL?.utf8.count ?? 0) + (language?.utf8.count ?? 0)
         var link: [UInt8] = []
-        link.reserveCapacity(
-            (project.actionURL?.utf8.count ?? publicURL.utf8.count + Self.actionPath.utf8.count) + 48
-                + 3
-                * (code.utf8.count + apiKey.utf8.count + (continueURL?.utf8.count ?? 0) + (language?.utf8.count ?? 0))
-        )
+        link.reserveCapacity(base + 48 + 3 * values)  // names and separators, values at worst escaped
         if let custom = project.actionURL {
             link += custom.utf8
         } else {
