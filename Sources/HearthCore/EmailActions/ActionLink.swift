@@ -39,9 +39,6 @@ public struct ActionLinkBuilder: Sendable {
         self.publicURL = publicURL
     }
 
-    /// The page that handles the action on the web.
-    public var actionURL: String { project.actionURL ?? publicURL + Self.actionPath }
-
     /// The link to email (or return to an admin).
     public func link(
         for operation: ActionCodeOperation,
@@ -84,7 +81,7 @@ public struct ActionLinkBuilder: Sendable {
         apiKeyFirst: Bool = false
     ) -> String {
         // Built as bytes, each value escaped straight into them: one buffer, not a string
-        // per piece.
+        // per piece. The page that handles the action: the project's own, else Hearth's.
         let base = project.actionURL?.utf8.count ?? publicURL.utf8.count + Self.actionPath.utf8.count
         let values = code.utf8.count + apiKey.utf8.count + (continueURL?.utf8.count ?? 0) + (language?.utf8.count ?? 0)
         var link: [UInt8] = []
