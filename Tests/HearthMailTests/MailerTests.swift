@@ -95,8 +95,18 @@ final class RecordingTransport: MailTransport {
         let later = try queue()
         try store.write { transaction in
             let margin = Mailer.purgeOverlapMilliseconds
-            try transaction.markOutboxMessageSent(late.key, transport: "x", at: purgedBefore - margin + 1_000)
-            try transaction.markOutboxMessageSent(later.key, transport: "x", at: purgedBefore - margin - 1_000)
+            try transaction.markOutboxMessagesSent(
+                [late.id],
+                of: late.projectID,
+                transport: "x",
+                at: purgedBefore - margin + 1_000
+            )
+            try transaction.markOutboxMessagesSent(
+                [later.id],
+                of: later.projectID,
+                transport: "x",
+                at: purgedBefore - margin - 1_000
+            )
         }
         clock.advance(milliseconds: 60_000)
         mailer.removeFinishedMessages()

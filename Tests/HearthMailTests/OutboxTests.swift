@@ -160,7 +160,9 @@ private let start: Int64 = 1_750_000_000_000
             try $0.rescheduleOutboxMessage(record.key, worker: "a", nextAttemptAt: start, error: "late")
         }
         #expect(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) }?.claimedBy == "b")
-        try store.write { try $0.markOutboxMessageSent(record.key, transport: "smtp", at: start + 6_000) }
+        try store.write {
+            try $0.markOutboxMessagesSent([record.id], of: record.projectID, transport: "smtp", at: start + 6_000)
+        }
         let sent = try #require(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) })
         #expect(
             sent.state == .sent && sent.transport == "smtp" && sent.finishedAt == start + 6_000 && sent.claimedBy == nil
@@ -230,7 +232,9 @@ private let start: Int64 = 1_750_000_000_000
         let records = try queue(2)
         _ = try store.write { try $0.claimOutboxMessages(now: start, claimedUntil: start + 1, worker: "a", limit: 10) }
         for record in records {
-            try store.write { try $0.markOutboxMessageSent(record.key, transport: "log", at: start) }
+            try store.write {
+                try $0.markOutboxMessagesSent([record.id], of: record.projectID, transport: "log", at: start)
+            }
         }
         #expect(
             try store.write {

@@ -81,11 +81,12 @@ extension WriteTransaction {
     }
 
     private static let timeDigitCount = 9
+    private static let timeDigits: StaticString = "0123456789abcdefghijklmnopqrstuv"
 
+    /// Whether `byte` is one of `timeDigits`.
     private static func isTimeDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "v")).contains(byte)
     }
-    private static let timeDigits: StaticString = "0123456789abcdefghijklmnopqrstuv"
 
     /// `milliseconds` as 9 base-32 digits (fixed width, so IDs compare like their times).
     static func timePrefix(_ milliseconds: Int64) -> String {

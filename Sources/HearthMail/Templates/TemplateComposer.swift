@@ -144,11 +144,9 @@ public struct TemplateComposer: MailComposer {
                 return bytes.count >= count
                     && (0..<count).allSatisfy { bytes[$0] | 0x20 == prefix.utf8Start[$0] | 0x20 }
             }
-            guard (hasPrefix("https://") || hasPrefix("http://")) && bytes.count > 8 else { return false }
-            // No space at all (so no run of spaces, nor one at an end) and no control
-            // character: printable ASCII passes in one pass, other text by the exact check.
-            return ControlCharacters.areVisibleASCII(bytes, spaceAllowed: false)
-                || (!bytes.contains(0x20) && !ControlCharacters.occur(inBytes: bytes))
+            // No space at all (so no run of spaces, nor one at an end) and no control character.
+            return (hasPrefix("https://") || hasPrefix("http://")) && bytes.count > 8 && !bytes.contains(0x20)
+                && !ControlCharacters.occur(inBytes: bytes)
         }
     }
 }

@@ -92,15 +92,9 @@ extension WriteTransaction {
             .map { record throws(StoreError) in try withBody(record) }
     }
 
-    /// Records a delivery. `sent` is final, so it is recorded even if the claim lapsed and
-    /// another worker took the message meanwhile: that stops further copies.
-    public func markOutboxMessageSent(_ message: OutboxRecord.Key, transport: String, at now: Int64) throws(StoreError)
-    {
-        try markOutboxMessagesSent([message.id], of: message.projectID, transport: transport, at: now)
-    }
-
-    /// Records the deliveries of several messages of one project (as `markOutboxMessageSent`),
-    /// with one statement per up to 32 of them instead of one each.
+    /// Records the deliveries of messages of one project, with one statement per up to 32 of
+    /// them. `sent` is final, so it is recorded even if a claim lapsed and another worker took
+    /// the message meanwhile: that stops further copies.
     public func markOutboxMessagesSent(
         _ ids: [String],
         of projectID: String,
