@@ -13,6 +13,13 @@ import Testing
         #expect(ByteSet("ab".utf8) != ByteSet("abc".utf8))
     }
 
+    @Test func asciiLowercasingChangesCapitalLettersOnly() {
+        for byte in UInt8.min...UInt8.max {
+            let expected = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+            #expect(ASCII.lowercased(byte) == expected, "byte \(byte)")
+        }
+    }
+
     @Test func controlCharactersAreC0DeleteAndC1Only() {
         for scalar in ["\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\r\n"] {
             #expect(ControlCharacters.occur(in: "a\(scalar)b"), "\(scalar.debugDescription)")

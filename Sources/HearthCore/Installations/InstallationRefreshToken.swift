@@ -1,3 +1,4 @@
+import HearthBase
 import HearthCrypto
 
 /// Installation refresh tokens: 32 random bytes, base64url, behind a version prefix (`3_`,
@@ -49,9 +50,7 @@ public enum InstallationRefreshToken {
                 return nil
             }
             for (index, expected) in scheme.enumerated() {
-                let byte = bytes[index]
-                let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                guard lowered == expected else { return nil }
+                guard ASCII.lowercased(bytes[index]) == expected else { return nil }
             }
             var start = scheme.count
             var end = bytes.count

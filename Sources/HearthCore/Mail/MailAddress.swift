@@ -55,8 +55,7 @@ public struct MailAddress: Sendable, Equatable, CustomStringConvertible {
             let start = bytes.lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? 0
             return String(unsafeUninitializedCapacity: bytes.count - start) { output in
                 for index in start..<bytes.count {
-                    let byte = bytes[index]
-                    output[index - start] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                    output[index - start] = ASCII.lowercased(bytes[index])
                 }
                 return bytes.count - start
             }

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// Header fields in the order they were given; names compare without regard to ASCII case.
 ///
 /// Request headers arrive with lower-cased names; response headers keep the case they were
@@ -56,11 +58,7 @@ public struct HTTPHeaders: Sendable, Equatable {
     static func namesMatch(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
         guard a.utf8.count == b.utf8.count else { return false }
-        return zip(a.utf8, b.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-    }
-
-    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+        return zip(a.utf8, b.utf8).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 }
 

@@ -41,7 +41,7 @@ struct IdentityToolkitRequest: Sendable {
     /// The bit of a name's first letter once folded (none for a name of underscores only).
     private static func initialBit(_ name: String) -> UInt64 {
         guard let first = name.utf8.first(where: { $0 != UInt8(ascii: "_") }) else { return 0 }
-        return 1 << (lowered(first) & 63)
+        return 1 << (ASCII.lowercased(first) & 63)
     }
 
     // MARK: - Authentication
@@ -160,21 +160,19 @@ struct IdentityToolkitRequest: Sendable {
         var position = 0
         for byte in left where byte != UInt8(ascii: "_") {
             while position < right.count && right[position] == UInt8(ascii: "_") { position += 1 }
-            guard position < right.count, lowered(byte) == lowered(right[position]) else { return false }
+            guard position < right.count, ASCII.lowercased(byte) == ASCII.lowercased(right[position]) else {
+                return false
+            }
             position += 1
         }
         return right[position...].allSatisfy { $0 == UInt8(ascii: "_") }
-    }
-
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 
     static func fold(_ name: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count)
         for byte in name.utf8 where byte != UInt8(ascii: "_") {
-            bytes.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+            bytes.append(ASCII.lowercased(byte))
         }
         return String(decoding: bytes, as: UTF8.self)
     }

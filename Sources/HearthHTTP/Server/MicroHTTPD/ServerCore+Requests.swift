@@ -298,7 +298,7 @@ extension ServerCore {
     private static func lowercasedString(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> String {
         let source = bytes(pointer, count)
         return String(unsafeUninitializedCapacity: count) { target in
-            for index in 0..<count { target[index] = HTTPHeaders.asciiLowercased(source[index]) }
+            for index in 0..<count { target[index] = ASCII.lowercased(source[index]) }
             return count
         }
     }
