@@ -58,6 +58,10 @@ let package = Package(
             dependencies: ["HearthMail", "HearthCore", "HearthCrypto", "HearthStore", "HearthTestSupport"],
             exclude: ["Fixtures"]  // rendered templates, read by path (TemplateFixtureTests)
         ),
+        .testTarget(
+            name: "HearthServerTests",
+            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthStore", "HearthBase", "HearthCrypto"]
+        ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]
 )
