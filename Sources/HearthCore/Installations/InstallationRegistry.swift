@@ -75,7 +75,10 @@ public final class InstallationRegistry: Sendable {
         let now = clock.nowMilliseconds()
         let projectID = project.id
         let requested = requestedFID.flatMap { FID.isWellFormed($0) ? $0 : nil }
-        let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now) }
+        // Found (or made) here, on the caller's thread: `finish` runs where the write's commit
+        // is reported, and a store write from there would wait for itself.
+        let key = try keys.activeKey(projectID: projectID, purpose: .installations)
+        let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now, key: key) }
         let write: @Sendable (WriteTransaction) throws -> String = { transaction in
             if let requested {
                 if try transaction.insertInstallationIfNew(
@@ -107,7 +110,8 @@ public final class InstallationRegistry: Sendable {
             }
         }
         return PreparedRegistration(write: write) { [self] fid in
-            let token = try fid == requested ? presigned! : issue(project: project, fid: fid, appID: appID, now: now)
+            let token =
+                try fid == requested ? presigned! : issue(project: project, fid: fid, appID: appID, now: now, key: key)
             return Registration(fid: fid, refreshToken: refreshToken, authToken: token)
         }
     }
@@ -156,7 +160,8 @@ public final class InstallationRegistry: Sendable {
         {
             store.enqueueWrite(touch)
         }
-        return try issue(project: project, fid: fid, appID: appID, now: now)
+        let key = try keys.activeKey(projectID: projectID, purpose: .installations)
+        return try issue(project: project, fid: fid, appID: appID, now: now, key: key)
     }
 
     /// Deletes the installation at its own request, proven by its refresh token.
@@ -229,9 +234,10 @@ public final class InstallationRegistry: Sendable {
 
     // MARK: - Helpers
 
-    private func issue(project: Project, fid: String, appID: String, now: Int64) throws -> IssuedToken {
+    private func issue(project: Project, fid: String, appID: String, now: Int64, key: KeyRing.ActiveKey) throws
+        -> IssuedToken
+    {
         let lifetime = project.settings.installationTokenLifetimeSeconds
-        let key = try keys.activeKey(projectID: project.id, purpose: .installations)
         let token = try InstallationToken.sign(
             fid: fid,
             appID: appID,
