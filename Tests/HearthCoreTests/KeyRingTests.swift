@@ -21,7 +21,7 @@ import Testing
         let idKey = try ring.activeKey(projectID: "demo-project", purpose: .idTokens)
         #expect(first.keyID == again.keyID)
         #expect(first.keyID != idKey.keyID)
-        let published = try ring.publishedKeys(projectID: "demo-project")
+        let published = try ring.publishedKeys(projectID: "demo-project").keys.map(\.jwk)
         #expect(Set(published.map(\.kid)) == [first.keyID, idKey.keyID])
         #expect(Set(published.compactMap(\.alg)) == ["ES256", "RS256"])
     }
@@ -48,10 +48,10 @@ import Testing
         let old = try ring.activeKey(projectID: "demo-project", purpose: .installations)
         let newID = try ring.rotate(projectID: "demo-project", purpose: .installations, tokenLifetimeSeconds: 3_600)
         #expect(try ring.activeKey(projectID: "demo-project", purpose: .installations).keyID == newID)
-        #expect(Set(try ring.publishedKeys(projectID: "demo-project").map(\.kid)) == [old.keyID, newID])
+        #expect(Set(try ring.publishedKeys(projectID: "demo-project").keys.map(\.keyID)) == [old.keyID, newID])
         #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) != nil)
         clock.advance(milliseconds: (3_600 + 301) * 1_000)
-        #expect(try ring.publishedKeys(projectID: "demo-project").map(\.kid) == [newID])
+        #expect(try ring.publishedKeys(projectID: "demo-project").keys.map(\.keyID) == [newID])
         #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) == nil)
     }
 
