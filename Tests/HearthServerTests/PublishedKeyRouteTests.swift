@@ -95,6 +95,9 @@ struct PublishedKeyRouteTests {
             #expect(prefixed.status == 200)
             #expect(prefixed.response.body == plain.response.body)
             #expect(prefixed.header("Cache-Control") == plain.header("Cache-Control"))
+            // The service account's `@` percent-encoded, as some HTTP clients send it.
+            let encoded = app.send(.get, path.replacingOccurrences(of: "@", with: "%40"))
+            #expect(encoded.status == 200 && encoded.response.body == plain.response.body)
         }
     }
 
