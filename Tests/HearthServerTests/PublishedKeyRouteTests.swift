@@ -176,4 +176,5 @@ struct PublishedKeyRouteTests {
         app.admin(.post, Self.rotatePath, ["purpose": "installations"])
         #expect(app.send(.get, Self.x509Path).response.body == afterRotation.response.body)
     }
+
 }
