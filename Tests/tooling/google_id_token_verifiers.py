@@ -63,9 +63,8 @@ def main():
     issuer = f"https://securetoken.google.com/{project}"
     request = google_requests.Request()
 
-    status, signed_up = rest(
-        host, "accounts:signUp", {"email": "verifier@example.com", "password": "pass-word-1", "returnSecureToken": True}, api_key
-    )
+    credentials = {"email": "verifier@example.com", "password": "pass-word-1", "returnSecureToken": True}
+    status, signed_up = rest(host, "accounts:signUp", credentials, api_key)
     assert status == 200, signed_up
     first = signed_up["idToken"]
     uid = signed_up["localId"]
@@ -111,9 +110,7 @@ def main():
     )
     with urllib.request.urlopen(rotation, timeout=30) as response:
         new_key = json.load(response)["keyId"]
-    status, signed_in = rest(
-        host, "accounts:signInWithPassword", {"email": "verifier@example.com", "password": "pass-word-1", "returnSecureToken": True}, api_key
-    )
+    status, signed_in = rest(host, "accounts:signInWithPassword", credentials, api_key)
     assert status == 200, signed_in
     second = signed_in["idToken"]
     assert kid(second) == new_key and kid(first) != new_key, (kid(first), kid(second), new_key)
