@@ -17,6 +17,7 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 /* ECDSA nonce precomputation (see ECDSANoncePool.swift). OpenSSL 3 has no provider-level way to
  * split a signature into the costly nonce part (k⁻¹ and r = x(k·G), independent of the message)

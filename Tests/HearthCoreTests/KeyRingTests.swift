@@ -21,7 +21,7 @@ import Testing
         let idKey = try ring.activeKey(projectID: "demo-project", purpose: .idTokens)
         #expect(first.keyID == again.keyID)
         #expect(first.keyID != idKey.keyID)
-        let published = try ring.publishedKeys(projectID: "demo-project")
+        let published = try ring.publishedKeys(projectID: "demo-project").keys.map(\.jwk)
         #expect(Set(published.map(\.kid)) == [first.keyID, idKey.keyID])
         #expect(Set(published.compactMap(\.alg)) == ["ES256", "RS256"])
     }
@@ -48,11 +48,50 @@ import Testing
         let old = try ring.activeKey(projectID: "demo-project", purpose: .installations)
         let newID = try ring.rotate(projectID: "demo-project", purpose: .installations, tokenLifetimeSeconds: 3_600)
         #expect(try ring.activeKey(projectID: "demo-project", purpose: .installations).keyID == newID)
-        #expect(Set(try ring.publishedKeys(projectID: "demo-project").map(\.kid)) == [old.keyID, newID])
+        #expect(Set(try ring.publishedKeys(projectID: "demo-project").keys.map(\.keyID)) == [old.keyID, newID])
         #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) != nil)
         clock.advance(milliseconds: (3_600 + 301) * 1_000)
-        #expect(try ring.publishedKeys(projectID: "demo-project").map(\.kid) == [newID])
+        #expect(try ring.publishedKeys(projectID: "demo-project").keys.map(\.keyID) == [newID])
         #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) == nil)
+    }
+
+    @Test func everyProjectsIDTokenKeysArePublishedTogetherAndARotationByAnotherRingShowsAtOnce() throws {
+        let temporary = try TemporaryStore()
+        let clock = ManualClock(milliseconds: 1_700_000_000_000)
+        let masterKey = MasterKey.generate()
+        let ring = try makeRing(temporary, clock: clock, masterKey: masterKey)
+        try ProjectDirectory(store: temporary.store, clock: clock)
+            .save(Project(id: "second-project", number: "200000000000", apiKeys: ["second-key"]))
+        let first = try ring.activeKey(projectID: "demo-project", purpose: .idTokens).keyID
+        let second = try ring.activeKey(projectID: "second-project", purpose: .idTokens).keyID
+        _ = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        let before = try ring.publishedKeys(purpose: .idTokens)
+        #expect(Set(before.keys.map(\.keyID)) == [first, second])
+        #expect(before.keys.allSatisfy { $0.purpose == .idTokens && $0.publishedUntil == nil })
+        #expect(before.cacheSeconds(nowMilliseconds: clock.nowMilliseconds()) == PublishedKeySet.maximumCacheSeconds)
+
+        // Another process (the CLI) rotates on the same store: the next read sees it.
+        let other = KeyRing(store: temporary.store, clock: clock, masterKey: masterKey)
+        let rotated = try other.rotate(projectID: "demo-project", purpose: .idTokens, tokenLifetimeSeconds: 3_600)
+        let after = try ring.publishedKeys(purpose: .idTokens)
+        #expect(after.revision != before.revision)
+        #expect(Set(after.keys.map(\.keyID)) == [first, second, rotated])
+        let retired = try #require(after.keys.first { $0.keyID == first })
+        #expect(retired.publishedUntil == clock.nowSeconds() + 3_600 + 300)
+        #expect(after.nextScheduledChange == retired.publishedUntil)
+
+        // Its certificate ends with its window; the signing key's has no end.
+        let certificate = try X509Certificate(pem: try ring.certificate(for: retired))
+        #expect(certificate.notBefore == retired.publishedSince && certificate.notAfter == retired.publishedUntil)
+        #expect(certificate.holds(try RS256.PublicKey(jwk: retired.jwk)) && certificate.isSelfSigned)
+        // The serial is the key ID with its top bit cleared.
+        var serial = try #require(Hex.decode(first))
+        serial[0] &= 0x7F
+        #expect(certificate.serialNumber == Array(serial.drop { $0 == 0 }))
+        let installations = try #require(
+            try ring.publishedKeys(projectID: "demo-project").keys.first { $0.purpose == .installations }
+        )
+        #expect(throws: (any Error).self) { try ring.certificate(for: installations) }
     }
 
     @Test func privateKeysAreSealedAndNeedTheMasterKey() throws {

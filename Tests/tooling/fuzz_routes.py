@@ -273,6 +273,8 @@ ROUTES = [
           {"identifier": "{keeper_email}", "continueUri": "http://localhost/done"}),
     Route("GET", "/v1/projects", "key"),
     Route("GET", P + "/jwks"),
+    Route("GET", "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"),
+    Route("GET", "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"),
     Route("POST", P + "/accounts", "admin", {"email": "{new_email}", "password": PASSWORD, "emailVerified": True}),
     Route("POST", P + "/accounts:lookup", "admin", {"localId": ["{keeper_local_id}"], "email": ["{keeper_email}"]}),
     Route("POST", P + "/accounts:update", "admin",
@@ -326,7 +328,8 @@ ROUTES += [Route("GET", V3 + "getProjectConfig", "key"), Route("POST", V3 + "{un
 def family(route):
     prefixes = [(V3, "identitytoolkit-v3"), ("/hearth/", "hearth-admin"), ("/emulator/", "emulator"),
                 ("/healthz", "healthz"), ("/v1/token", "securetoken"), (P + "/installations", "installations"),
-                ("/v1/project/{project}/instanceId", "installations"), ("/v1/", "identitytoolkit-v1")]
+                ("/v1/project/{project}/instanceId", "installations"), ("/v1/", "identitytoolkit-v1"),
+                ("/robot/", "google-keys"), ("/service_accounts/", "google-keys")]
     return next(name for prefix, name in prefixes if route.path.startswith(prefix))
 
 

@@ -39,6 +39,16 @@ public final class KeyRing: Sendable {
         let loadedAt: Int64
     }
 
+    private enum KeySetScope: Hashable {
+        case project(String)
+        case purpose(Purpose)
+    }
+
+    private struct CertificateWindow: Hashable {
+        let keyID: String
+        let publishedUntil: Int64?
+    }
+
     private struct PublishedKey {
         let projectID: String
         let key: JWT.VerificationKey
@@ -53,6 +63,8 @@ public final class KeyRing: Sendable {
     private let cacheMilliseconds: Int64
     private let active = Mutex<[CacheKey: Cached<ActiveKey>]>([:])
     private let published = Mutex<[String: PublishedKey]>([:])
+    private let keySets = Mutex<[KeySetScope: PublishedKeySet]>([:])
+    private let certificates = Mutex<[CertificateWindow: String]>([:])
 
     /// Retired keys stay published this long after the last token they signed expires.
     static let publicationLeewaySeconds: Int64 = 300
@@ -101,16 +113,86 @@ public final class KeyRing: Sendable {
     }
 
     /// The public keys a verifier should accept for the project: the active ones and the
-    /// retired ones still inside their publication window.
-    public func publishedKeys(projectID: String) throws -> [JSONWebKey] {
-        let records = try store.read { try $0.publishedSigningKeys(projectID: projectID, now: clock.nowSeconds()) }
-        return try records.map { record in
+    /// retired ones still inside their publication window, of every purpose.
+    public func publishedKeys(projectID: String) throws -> PublishedKeySet {
+        let now = clock.nowSeconds()
+        let records = try store.read { try $0.publishedSigningKeys(projectID: projectID, now: now) }
+        return try keySet(.project(projectID), records)
+    }
+
+    /// Every project's published keys for `purpose` (key IDs are unique across projects).
+    public func publishedKeys(purpose: Purpose) throws -> PublishedKeySet {
+        let now = clock.nowSeconds()
+        let records = try store.read { try $0.publishedSigningKeys(purpose: purpose.rawValue, now: now) }
+        return try keySet(.purpose(purpose), records)
+    }
+
+    /// The self-signed X.509 certificate (PEM) of a published ID-token key, as Google publishes
+    /// its keys for verifiers that take certificates: subject and issuer
+    /// ``certificateCommonName``, the serial number the key ID (its top bit cleared), valid
+    /// over the key's publication window — from when it was made until its window ends, or
+    /// with no well-defined end while it signs. Made once per key and window, then cached.
+    public func certificate(for key: PublishedKeySet.Key) throws -> String {
+        let window = CertificateWindow(keyID: key.keyID, publishedUntil: key.publishedUntil)
+        if let pem = certificates.withLock({ $0[window] }) { return pem }
+        guard key.purpose == .idTokens, let serialNumber = Hex.decode(key.keyID),
+            let record = try store.read({ try $0.signingKey(id: key.keyID) }),
+            case .rs256(let privateKey) = try open(record).key
+        else {
+            throw StoreError(.corruptValue, "signing key \(key.keyID) is not an RS256 ID-token key")
+        }
+        let certificate = try X509Certificate.selfSigned(
+            by: privateKey,
+            commonName: Self.certificateCommonName,
+            serialNumber: serialNumber,
+            notBefore: key.publishedSince,
+            notAfter: key.publishedUntil ?? X509Certificate.noWellDefinedExpiration
+        )
+        let pem = certificate.pemRepresentation
+        certificates.withLock { cache in
+            // A key's certificate changes once, when it is retired; drop the one it replaces.
+            cache = cache.filter { $0.key.keyID != key.keyID }
+            cache[window] = pem
+        }
+        return pem
+    }
+
+    /// The subject and issuer of ID-token key certificates, as in Google's own.
+    public static let certificateCommonName = "securetoken.system.gserviceaccount.com"
+
+    /// The decoded set for `records`: the one cached for `scope` when no key joined, left or
+    /// changed its window since (decoding the JWKs is the costly part).
+    private func keySet(_ scope: KeySetScope, _ records: [SigningKeyRecord]) throws -> PublishedKeySet {
+        let revision = PublishedKeySet.revision(
+            keyIDs: records.map(\.keyID),
+            publishedUntil: records.map(\.publishUntil)
+        )
+        if let cached = keySets.withLock({ $0[scope] }), cached.revision == revision { return cached }
+        let keys = try records.map { record in
             var jwk = try JSONDecoder().decode(JSONWebKey.self, from: Data(record.publicJWK.utf8))
             jwk.kid = record.keyID
             jwk.alg = record.algorithm
             jwk.use = "sig"
-            return jwk
+            guard let purpose = Purpose(rawValue: record.purpose) else {
+                throw StoreError(.corruptValue, "signing key \(record.keyID) has unknown purpose \(record.purpose)")
+            }
+            return PublishedKeySet.Key(
+                keyID: record.keyID,
+                projectID: record.projectID,
+                purpose: purpose,
+                jwk: jwk,
+                publishedSince: record.createdAt,
+                publishedUntil: record.publishUntil
+            )
         }
+        let set = PublishedKeySet(keys: keys)
+        keySets.withLock { $0[scope] = set }
+        if scope == .purpose(.idTokens) {
+            // Every ID-token key is in this set: certificates of keys outside it are not needed again.
+            let current = Set(keys.map(\.keyID))
+            certificates.withLock { $0 = $0.filter { current.contains($0.key.keyID) } }
+        }
+        return set
     }
 
     /// The public key with this ID, if it belongs to the project and may still be presented.

@@ -70,8 +70,8 @@ enum AdministrationCommand {
                 clock: clock,
                 masterKey: try masterKey(data: stored.directory, environment: environment)
             )
-            for key in try ring.publishedKeys(projectID: project.id) {
-                print("\(key.kid ?? "")\t\(key.alg ?? "")")
+            for key in try ring.publishedKeys(projectID: project.id).keys {
+                print("\(key.keyID)\t\(key.jwk.alg ?? "")")
             }
         case ("keys", "rotate"):
             let project = try project()

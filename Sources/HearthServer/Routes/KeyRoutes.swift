@@ -4,15 +4,46 @@ import HearthCrypto
 import HearthHTTP
 
 extension HearthApplication {
-    /// Public keys (`GET /v1/projects/{p}/jwks`) and key rotation for admins
-    /// (`POST /hearth/v1/projects/{p}/signingKeys:rotate` with `{"purpose":"installations"|"idTokens"}`).
+    /// Public keys and key rotation for admins:
+    ///
+    /// * `GET /v1/projects/{p}/jwks`: the project's keys of every purpose, as a JWKS.
+    /// * `GET /robot/v1/metadata/x509/securetoken@system.gserviceaccount.com`: every project's
+    ///   ID-token keys as Google publishes its own, `{kid: PEM certificate}`.
+    /// * `GET /service_accounts/v1/jwk/securetoken@system.gserviceaccount.com`: the same keys as a JWKS.
+    /// * `POST /hearth/v1/projects/{p}/signingKeys:rotate` with `{"purpose":"installations"|"idTokens"}`.
+    ///
+    /// The two Google-shaped documents answer under the `/www.googleapis.com` prefix too (a
+    /// router alias), so verifiers pointed at Hearth with Google's URLs find them.
     func addKeyRoutes(to router: inout Router) {
+        let documents = PublishedKeyDocuments()
+
         router.get("/v1/projects/{project}/jwks") { [self] request in
             let project = try projectOrNotFound(request)
-            let keys = try self.keys.publishedKeys(projectID: project.id)
-            var response = Response.json(bytes: JSONWebKeySet(keys: keys).jsonRepresentation)
-            response.headers.set("Cache-Control", "public, max-age=300")
-            return response
+            let set = try keys.publishedKeys(projectID: project.id)
+            return try documents.response("jwks:\(project.id)", of: set, nowMilliseconds: clock.nowMilliseconds()) {
+                JSONWebKeySet(keys: $0.keys.map(\.jwk)).jsonRepresentation
+            }
+        }
+
+        router.get("/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com") { [self] _ in
+            let set = try keys.publishedKeys(purpose: .idTokens)
+            return try documents.response("x509", of: set, nowMilliseconds: clock.nowMilliseconds()) { set in
+                var writer = JSONWriter(reservingCapacity: 16 + set.keys.count * 1_300)
+                writer.beginObject()
+                for key in set.keys {
+                    writer.key(key.keyID)
+                    writer.string(try keys.certificate(for: key))
+                }
+                writer.endObject()
+                return writer.bytes
+            }
+        }
+
+        router.get("/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com") { [self] _ in
+            let set = try keys.publishedKeys(purpose: .idTokens)
+            return try documents.response("jwk", of: set, nowMilliseconds: clock.nowMilliseconds()) {
+                JSONWebKeySet(keys: $0.keys.map(\.jwk)).jsonRepresentation
+            }
         }
 
         router.post("/hearth/v1/projects/{project}/signingKeys:rotate") { [self] request in

@@ -64,6 +64,19 @@ extension StoreReading {
         ).map(SigningKeyRecord.init(row:))
     }
 
+    /// Every project's keys for `purpose` whose signatures may still be presented at `now`,
+    /// as ``publishedSigningKeys(projectID:now:)`` chooses them. Oldest first.
+    public func publishedSigningKeys(purpose: String, now: Int64) throws(StoreError) -> [SigningKeyRecord] {
+        try connection.query(
+            """
+            SELECT \(signingKeyColumns) FROM signing_keys
+            WHERE purpose = ? AND (retired_at IS NULL OR publish_until > ?)
+            ORDER BY created_at, key_id
+            """,
+            [.text(purpose), .integer(now)]
+        ).map(SigningKeyRecord.init(row:))
+    }
+
     public func signingKey(id: String) throws(StoreError) -> SigningKeyRecord? {
         try connection.queryFirst(
             "SELECT \(signingKeyColumns) FROM signing_keys WHERE key_id = ?",
