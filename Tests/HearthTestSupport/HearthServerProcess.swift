@@ -101,6 +101,8 @@ public final class HearthServerProcess: @unchecked Sendable {
 final class LineCollector: @unchecked Sendable {
     private let lock = NSCondition()
     private var collected: [String] = []
+    /// Set when the child closed its output (it exited): nothing more will come.
+    private var closed = false
 
     var snapshot: [String] {
         lock.lock()
@@ -112,6 +114,7 @@ final class LineCollector: @unchecked Sendable {
     func reset() {
         lock.lock()
         collected = []
+        closed = false
         lock.unlock()
     }
 
@@ -120,7 +123,13 @@ final class LineCollector: @unchecked Sendable {
             var pending = Data()
             while true {
                 let data = handle.availableData
-                if data.isEmpty { break }
+                if data.isEmpty {
+                    lock.lock()
+                    closed = true
+                    lock.broadcast()
+                    lock.unlock()
+                    break
+                }
                 pending.append(data)
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
@@ -140,7 +149,7 @@ final class LineCollector: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         while !collected.contains(where: { $0.contains(text) }) {
-            if !lock.wait(until: deadline) { return false }
+            if closed || !lock.wait(until: deadline) { return false }
         }
         return true
     }

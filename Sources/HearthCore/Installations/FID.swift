@@ -2,7 +2,8 @@ import HearthCrypto
 
 /// Firebase installation IDs: 22 characters of URL-safe base64 holding 132 bits whose first
 /// four are `0111` (so the first character is `c`, `d`, `e` or `f`) and whose other 128 are
-/// random. Every Firebase SDK makes them this way; anything else a client sends is replaced.
+/// random. Every Firebase SDK makes them this way. An installation may also hold a migrated
+/// legacy Instance ID (``LegacyInstanceID``); anything else a client sends is replaced.
 public enum FID {
     public static let length = 22
 
@@ -12,6 +13,11 @@ public enum FID {
         guard utf8.count == length, let first = utf8.first else { return false }
         guard first >= UInt8(ascii: "c") && first <= UInt8(ascii: "f") else { return false }
         return utf8.allSatisfy(isURLSafeBase64)
+    }
+
+    /// Whether `text` can name an installation: a well-formed FID or a legacy Instance ID.
+    public static func isInstallationID(_ text: String) -> Bool {
+        isWellFormed(text) || LegacyInstanceID.isWellFormed(text)
     }
 
     /// A fresh FID from the secure random source.

@@ -40,15 +40,22 @@ public final class InstallationRegistry: Sendable {
     /// new, or when it already belongs to the same app (the client is retrying a registration
     /// whose answer it lost: it gets a new refresh token, and the old one stops working). Any
     /// other FID — malformed, deleted before, or taken by another app — is replaced by a fresh
-    /// server-made one, which every Firebase client adopts.
-    public func register(project: Project, requestedFID: String?, appID: String, sdkVersion: String) throws
-        -> Registration
-    {
+    /// server-made one, which every Firebase client adopts. A legacy Instance ID counts as
+    /// well-formed only with the migration token the client sent beside it
+    /// (``LegacyInstanceID/mayMigrate(_:provenBy:)``).
+    public func register(
+        project: Project,
+        requestedFID: String?,
+        appID: String,
+        sdkVersion: String,
+        migrationToken: String? = nil
+    ) throws -> Registration {
         let prepared = try prepareRegistration(
             project: project,
             requestedFID: requestedFID,
             appID: appID,
-            sdkVersion: sdkVersion
+            sdkVersion: sdkVersion,
+            migrationToken: migrationToken
         )
         return try prepared.finish(try store.write(prepared.write))
     }
@@ -66,18 +73,24 @@ public final class InstallationRegistry: Sendable {
     /// Everything a registration does before its write: checks, the refresh token, and the
     /// auth token of the requested FID (signed here, off the store's writer). The caller runs
     /// `write` (synchronously or deferred) and answers `finish(fid)`.
-    public func prepareRegistration(project: Project, requestedFID: String?, appID: String, sdkVersion: String) throws
-        -> PreparedRegistration
-    {
+    public func prepareRegistration(
+        project: Project,
+        requestedFID: String?,
+        appID: String,
+        sdkVersion: String,
+        migrationToken: String? = nil
+    ) throws -> PreparedRegistration {
         guard project.app(id: appID) != nil else { throw InstallationError.appNotInProject(appID) }
         try Self.checkSDKVersion(sdkVersion)
         let (refreshToken, hash) = InstallationRefreshToken.generate()
         let now = clock.nowMilliseconds()
         let projectID = project.id
-        let requested = requestedFID.flatMap { FID.isWellFormed($0) ? $0 : nil }
-        // Found (or made) here, on the caller's thread: `finish` runs where the write's commit
-        // is reported, and a store write from there would wait for itself.
-        let key = try keys.activeKey(projectID: projectID, purpose: .installations)
+        let requested = requestedFID.flatMap { fid in
+            FID.isWellFormed(fid) || LegacyInstanceID.mayMigrate(fid, provenBy: migrationToken) ? fid : nil
+        }
+        // The key is fetched here, never in `finish`: that runs on the store's completion
+        // thread, where making a project's first key (a synchronous write) would wait on itself.
+        let key = try keys.activeKey(projectID: project.id, purpose: .installations)
         let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now, key: key) }
         let write: @Sendable (WriteTransaction) throws -> String = { transaction in
             if let requested {
@@ -126,7 +139,7 @@ public final class InstallationRegistry: Sendable {
         appID requestedAppID: String?,
         sdkVersion requestedSDKVersion: String?
     ) throws -> IssuedToken {
-        guard FID.isWellFormed(fid) else { throw InstallationError.notFound }
+        guard FID.isInstallationID(fid) else { throw InstallationError.notFound }
         let projectID = project.id
         guard let record = try store.read({ try $0.installation(projectID: projectID, fid: fid) }) else {
             throw InstallationError.notFound
@@ -166,7 +179,7 @@ public final class InstallationRegistry: Sendable {
 
     /// Deletes the installation at its own request, proven by its refresh token.
     public func delete(project: Project, fid: String, refreshToken: String) throws {
-        guard FID.isWellFormed(fid) else { throw InstallationError.notFound }
+        guard FID.isInstallationID(fid) else { throw InstallationError.notFound }
         let projectID = project.id
         let now = clock.nowMilliseconds()
         let outcome = try store.write { transaction -> InstallationDeletion.Outcome in

@@ -7,7 +7,8 @@ import HearthStore
 /// Server-side installation calls, admin-authenticated (`Authorization: Bearer ...`):
 ///
 /// * `POST /v1/projects/{p}/installations:verifyToken` `{token}` — the online token check.
-/// * `DELETE /v1/project/{p}/instanceId/{fid}` — the Admin SDKs' deletion: 200, 404, 409.
+/// * `DELETE /v1/project/{p}/instanceId/{fid}` — the Admin SDKs' deletion of an FID or a
+///   migrated legacy Instance ID: 200, 404, 409; 400 for an ID of neither shape.
 /// * under `/hearth/v1/projects/{p}/`: `installations` (list), `installations/{fid}` (show,
 ///   live or deleted), `installationTombstones` (deletions with each subscriber's delivery
 ///   state), `installationDeliveries` (`?state=pending|delivered|failed`), and
@@ -43,11 +44,17 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
             let fid = request.pathParameters["fid"] ?? ""
-            guard FID.isWellFormed(fid) else {
+            // The Instance ID service's words, which the Admin SDKs also show for each status.
+            guard FID.isInstallationID(fid) else {
                 throw GoogleAPIError.invalidArgument("Malformed instance ID argument.").withoutErrorsList()
             }
-            try answeringInstallationErrors {
+            do {
                 try installations.registry.deleteAsAdmin(project: project, fid: fid)
+            } catch InstallationError.notFound {
+                throw GoogleAPIError.notFound("Failed to find the instance ID.").withoutErrorsList()
+            } catch InstallationError.alreadyDeleted {
+                throw GoogleAPIError(code: .conflict, message: "Already deleted.", status: .alreadyExists)
+                    .withoutErrorsList()
             }
             return .json(bytes: Array("{}".utf8))
         }

@@ -6,7 +6,9 @@ import HearthHTTP
 /// `/firebaseinstallations.googleapis.com`, with or without a trailing slash; `{project}` is
 /// the project ID or number):
 ///
-/// * `POST /v1/projects/{p}/installations` — register; answers exactly 200.
+/// * `POST /v1/projects/{p}/installations` — register; answers exactly 200. A client migrating
+///   from Instance ID sends its legacy ID as `fid` with its IID token in
+///   `x-goog-fis-ios-iid-migration-auth` or `x-goog-fis-android-iid-migration-auth`.
 /// * `POST /v1/projects/{p}/installations/{fid}/authTokens:generate` — a new auth token.
 /// * `DELETE /v1/projects/{p}/installations/{fid}` — delete; answers exactly 200 `{}`.
 ///
@@ -32,7 +34,9 @@ extension HearthApplication {
                     project: project,
                     requestedFID: body["fid"]?.stringValue,
                     appID: appID,
-                    sdkVersion: sdkVersion
+                    sdkVersion: sdkVersion,
+                    migrationToken: request.headers["x-goog-fis-ios-iid-migration-auth"]
+                        ?? request.headers["x-goog-fis-android-iid-migration-auth"]
                 )
             }
             // One durable group commit; the worker thread serves others while it happens.
