@@ -205,6 +205,31 @@ import Testing
         #expect(refreshes(fixture, late))
     }
 
+    @Test func aTokenRecordedAfterTheRevocationItPredatesIsRefusedAndMarkedForTheSweep() throws {
+        let fixture = try AccountFixture()
+        let session = try signUp(fixture)
+        fixture.clock.advance(milliseconds: 500)
+        try revoke(fixture, session.account.localID)
+        // A sign-in that read the clock before the revocation and was recorded after it.
+        let (late, hash) = RefreshToken.generate()
+        let record = RefreshTokenRecord(
+            tokenHash: hash,
+            projectID: fixture.project.id,
+            localID: session.account.localID,
+            authTimeSeconds: 1_800_000_000,
+            createdAt: 1_800_000_000_499
+        )
+        try fixture.temporary.store.write { try $0.insertRefreshToken(record) }
+        #expect(throws: AuthError.tokenExpired) {
+            try fixture.service.refresh(project: fixture.project, refreshToken: late)
+        }
+        try fixture.temporary.store.write { _ in }  // after the queued bookkeeping
+        let stored = try fixture.temporary.store.read {
+            try $0.refreshTokens(projectID: fixture.project.id, localID: session.account.localID)
+        }
+        #expect(stored.allSatisfy { $0.revokedAt != nil })
+    }
+
     @Test func theRuleCannotOverflowOnAnAbsurdValidSince() {
         #expect(
             SessionRevocation.instant(validSinceSeconds: .max, nowMilliseconds: 5_000, after: nil) == 5_000

@@ -138,7 +138,24 @@ public final class AccountService: Sendable {
             record.projectID == project.id
         else { throw AuthError.invalidRefreshToken }
         if account.disabled { throw AuthError.userDisabled }
-        if SessionRevocation.refuses(record, of: account) { throw AuthError.tokenExpired }
+        if SessionRevocation.refuses(record, of: account) {
+            if record.revokedAt == nil, let revokedAt = account.sessionsRevokedAt {
+                // Recorded after the revocation it predates (a sign-in racing it), the token was
+                // not marked by it: mark it now, so the sweep forgets it in time.
+                let projectID = account.projectID
+                let localID = account.localID
+                let now = clock.nowMilliseconds()
+                store.enqueueWrite {
+                    try $0.revokeRefreshTokens(
+                        projectID: projectID,
+                        localID: localID,
+                        issuedThrough: revokedAt,
+                        at: now
+                    )
+                }
+            }
+            throw AuthError.tokenExpired
+        }
         let idToken = try idTokens.issue(for: account, project: project, authTimeSeconds: record.authTimeSeconds)
         let now = clock.nowMilliseconds()
         if (account.lastRefreshAt ?? 0) < now - 60_000 {
