@@ -21,7 +21,7 @@ public enum SessionRevocation {
     /// revocation (``sessionStart(nowMilliseconds:after:)``), so a revocation asked for in the
     /// same millisecond must end at that instant to end that session too.
     public static func instant(nowMilliseconds: Int64, after previous: Int64?) -> Int64 {
-        previous.map { max(nowMilliseconds, $0 + 1) } ?? nowMilliseconds
+        now(nowMilliseconds, after: previous)
     }
 
     /// The revocation instant an admin's `validSince` (whole seconds) asks for: the end of that
@@ -42,7 +42,12 @@ public enum SessionRevocation {
     /// instant it is handled, so one that checked the old password before a password change
     /// committed is refused with the sessions the change ended.
     public static func sessionStart(nowMilliseconds: Int64, after revokedAt: Int64?) -> Int64 {
-        revokedAt.map { max(nowMilliseconds, $0 + 1) } ?? nowMilliseconds
+        now(nowMilliseconds, after: revokedAt)
+    }
+
+    /// `nowMilliseconds`, or the millisecond after `instant` when that is not earlier.
+    private static func now(_ nowMilliseconds: Int64, after instant: Int64?) -> Int64 {
+        instant.map { max(nowMilliseconds, $0 + 1) } ?? nowMilliseconds
     }
 
     /// Whether a refresh token of `account` is refused: it was issued at or before the
