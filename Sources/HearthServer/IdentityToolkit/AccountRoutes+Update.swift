@@ -7,8 +7,9 @@ extension HearthApplication {
     /// `accounts:update` (legacy `setAccountInfo`).
     ///
     /// * An app sends its user's `idToken` with `email`, `password`, `displayName`,
-    ///   `photoUrl`, `deleteAttribute` and `deleteProvider` (`phone` removes the phone number). A new password ends every other session and, like a
-    ///   new email or `returnSecureToken: true`, answers with fresh tokens. With
+    ///   `photoUrl`, `deleteAttribute` and `deleteProvider` (`phone` removes the phone
+    ///   number). A new password ends every other session and, like a new email or
+    ///   `returnSecureToken: true`, answers with fresh tokens. With
     ///   email-enumeration protection (the default) an app cannot change the email directly
     ///   (`OPERATION_NOT_ALLOWED`): it must verify the new address first.
     /// * An admin names the user by `localId` and may also set `phoneNumber`, `emailVerified`,

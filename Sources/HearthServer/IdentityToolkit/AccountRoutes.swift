@@ -82,8 +82,8 @@ extension HearthApplication {
     }
 
     /// `accounts:lookup` (legacy `getAccountInfo`): the user of an ID token, or, for admins,
-    /// the users with the given `localId`s, `email`s and `phoneNumber`s. `users` is left out when nothing
-    /// matches, as the Admin SDKs expect.
+    /// the users with the given `localId`s, `email`s and `phoneNumber`s. `users` is left out
+    /// when nothing matches, as the Admin SDKs expect.
     func lookup(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
