@@ -4,7 +4,9 @@ extension Schema {
     /// Booleans are `BIGINT` 0/1 and times are `BIGINT` (milliseconds unless the column says
     /// seconds), so one text serves SQLite and PostgreSQL. Emails are stored normalised
     /// (lower-case), which makes the unique index the rule "one account per email per project";
-    /// several accounts may have no email (NULLs are distinct in both databases).
+    /// several accounts may have no email (NULLs are distinct in both databases). Phone numbers
+    /// are stored in E.164 form, one spelling per number, so their unique index is the rule
+    /// "one account per phone number per project" in the same way.
     static let accounts: [Migration] = [
         Migration(
             version: 200,
@@ -42,6 +44,21 @@ extension Schema {
                 CREATE INDEX refresh_tokens_by_account ON refresh_tokens (project_id, local_id);
                 CREATE INDEX refresh_tokens_by_revocation ON refresh_tokens (revoked_at);
                 """
-        )
+        ),
+        Migration(
+            version: 201,
+            name: "accounts: revocation instant in milliseconds",
+            sql: """
+                ALTER TABLE accounts ADD COLUMN sessions_revoked_at BIGINT;
+                """
+        ),
+        Migration(
+            version: 202,
+            name: "accounts: phone numbers",
+            sql: """
+                ALTER TABLE accounts ADD COLUMN phone_number TEXT;
+                CREATE UNIQUE INDEX accounts_by_phone_number ON accounts (project_id, phone_number);
+                """
+        ),
     ]
 }

@@ -89,7 +89,7 @@ import Testing
 
         var later = AccountChanges()
         later.validSinceSeconds = 99
-        let moved = account.applying(later, nowMilliseconds: 5_000)
+        let moved = account.applying(later, nowMilliseconds: 150_000)
         #expect(moved.revokesSessions)
         #expect(moved.account.validSinceSeconds == 99)
 

@@ -3,17 +3,123 @@
 Usage: FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT python firebase_admin_accounts.py PROJECT API_KEY
 
 Creates a user, reads it by email and by uid, updates it, signs in over the REST API, verifies
-the ID token (also with check_revoked), revokes its sessions, lists and deletes users, and
+the ID token (also with check_revoked), revokes its sessions (also one begun in the same
+second), manages phone numbers, lists users with their password hashes, deletes users, and
 checks the errors firebase-admin maps. Prints one "ok: ..." line per step and "ALL OK" at the
 end; any failure raises (non-zero exit).
 """
 
+import base64
+import json
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
+import argon2
 import firebase_admin
-from firebase_admin import auth
+from firebase_admin import auth, exceptions
 from identity_toolkit_rest import rest, step
+
+
+def refresh(host, api_key, refresh_token):
+    """A Secure Token refresh as the JS SDK sends it: (status, JSON body)."""
+    request = urllib.request.Request(
+        f"http://{host}/securetoken.googleapis.com/v1/token?key={api_key}",
+        data=urllib.parse.urlencode({"grant_type": "refresh_token", "refresh_token": refresh_token}).encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def revocation_in_the_same_second(host, api_key, email, password):
+    """revoke_refresh_tokens right after a sign-in, both inside one second of the clock Hearth
+    shares with this process (retried until they are): the refresh token is refused, the ID
+    token still passes check_revoked (Firebase compares whole seconds), a new sign-in works."""
+    for _ in range(20):
+        started = time.time()
+        if started % 1 > 0.5:
+            time.sleep(1 - started % 1)
+            started = time.time()
+        status, signed_in = rest(host, "accounts:signInWithPassword", {"email": email, "password": password}, api_key)
+        assert status == 200, signed_in
+        auth.revoke_refresh_tokens(signed_in["localId"])
+        if int(time.time()) == int(started):
+            break
+    else:
+        raise AssertionError("could not sign in and revoke within one second")
+    status, refused = refresh(host, api_key, signed_in["refreshToken"])
+    assert status == 400 and refused["error"]["message"].startswith("TOKEN_EXPIRED"), refused
+    claims = auth.verify_id_token(signed_in["idToken"], check_revoked=True)
+    assert claims["iat"] == auth.get_user(signed_in["localId"]).tokens_valid_after_timestamp // 1000, claims
+    time.sleep(0.002)
+    status, again = rest(host, "accounts:signInWithPassword", {"email": email, "password": password}, api_key)
+    assert status == 200, again
+    status, refreshed = refresh(host, api_key, again["refreshToken"])
+    assert status == 200, refreshed
+    auth.verify_id_token(refreshed["id_token"], check_revoked=True)
+
+
+def phone_numbers():
+    """Phone numbers as firebase-admin manages them (Hearth sends no SMS, but keeps the number)."""
+    user = auth.create_user(email="phone.user@example.com", phone_number="+15551230100")
+    assert user.phone_number == "+15551230100", user._data
+    assert "phone" in [p.provider_id for p in user.provider_data], user._data
+    assert auth.get_user_by_phone_number("+15551230100").uid == user.uid
+    found = auth.get_users([auth.PhoneIdentifier("+15551230100"), auth.PhoneIdentifier("+15551230199")])
+    assert [u.uid for u in found.users] == [user.uid], found.users
+    assert [i.phone_number for i in found.not_found] == ["+15551230199"], found.not_found
+    step("create_user(phone_number=...), get_user_by_phone_number, get_users with PhoneIdentifier")
+
+    try:
+        auth.create_user(phone_number="+15551230100")
+        raise AssertionError("duplicate phone number accepted")
+    except auth.PhoneNumberAlreadyExistsError:
+        pass
+    try:
+        auth.create_user(phone_number="+1 555 123")
+        raise AssertionError("a number not in E.164 form was accepted")
+    except exceptions.InvalidArgumentError as error:
+        assert "INVALID_PHONE_NUMBER" in str(error), error
+    step("PhoneNumberAlreadyExistsError, and INVALID_PHONE_NUMBER as InvalidArgumentError")
+
+    changed = auth.update_user(user.uid, phone_number="+15551230101")
+    assert changed.phone_number == "+15551230101", changed._data
+    # None leaves the number alone in firebase-admin; DELETE_ATTRIBUTE removes it.
+    assert auth.update_user(user.uid, phone_number=None).phone_number == "+15551230101"
+    removed = auth.update_user(user.uid, phone_number=auth.DELETE_ATTRIBUTE)
+    assert removed.phone_number is None and "phone" not in [p.provider_id for p in removed.provider_data]
+    try:
+        auth.get_user_by_phone_number("+15551230101")
+        raise AssertionError("a removed phone number still finds its user")
+    except auth.UserNotFoundError:
+        pass
+    step("update_user changes the phone number; DELETE_ATTRIBUTE removes it")
+    auth.delete_user(user.uid)
+
+
+def exported_password_hashes(email, password):
+    """list_users gives password_hash (base64 of the Argon2id PHC string) and password_salt
+    (base64 of its raw salt), and an independent Argon2 implementation verifies the hash."""
+    exported = [u for u in auth.list_users().iterate_all() if u.email == email]
+    assert len(exported) == 1, exported
+    phc = base64.b64decode(exported[0].password_hash).decode()
+    assert phc.startswith("$argon2id$v=19$"), phc
+    assert argon2.PasswordHasher().verify(phc, password)
+    try:
+        argon2.PasswordHasher().verify(phc, password + "-not")
+        raise AssertionError("an exported hash verified the wrong password")
+    except argon2.exceptions.VerifyMismatchError:
+        pass
+    salt_field = phc.split("$")[4]
+    assert base64.b64decode(exported[0].password_salt) == base64.b64decode(salt_field + "=" * (-len(salt_field) % 4))
+    step("list_users().users[i].password_hash verifies with argon2-cffi; password_salt is its salt")
 
 
 def main():
@@ -64,6 +170,12 @@ def main():
     except auth.RevokedIdTokenError:
         pass
     step("revoke_refresh_tokens makes check_revoked refuse older tokens")
+
+    revocation_in_the_same_second(host, api_key, "admin.made@example.com", "second-password")
+    step("revoke_refresh_tokens in the second of a sign-in refuses its refresh token (TOKEN_EXPIRED)")
+
+    exported_password_hashes("admin.made@example.com", "second-password")
+    phone_numbers()
 
     auth.update_user(user.uid, disabled=True)
     try:

@@ -253,6 +253,8 @@ TEMPLATE = H + "/mail/templates/{mail_kind}/{language}"
 ROUTES = [
     Route("POST", "/v1/accounts:signUp", "key", {"email": "{new_email}", "password": PASSWORD, "displayName": "F"}),
     Route("POST", "/v1/accounts:signInWithPassword", "key", {"email": "{spare_email}", "password": PASSWORD}),
+    Route("POST", "/v1/accounts:sendVerificationCode", "key", {"phoneNumber": "+15550001234", "recaptchaToken": "x"}),
+    Route("POST", "/v1/accounts:signInWithPhoneNumber", "key", {"sessionInfo": "x", "code": "123456"}),
     Route("POST", "/v1/accounts:sendOobCode", "key", [
         {"requestType": "PASSWORD_RESET", "email": "{keeper_email}", "continueUrl": "http://localhost/done"},
         {"requestType": "VERIFY_EMAIL", "idToken": "{keeper_id_token}"},
@@ -316,9 +318,11 @@ SERVED_V3 = {"signupNewUser": "/v1/accounts:signUp", "verifyPassword": "/v1/acco
              "setAccountInfo": "/v1/accounts:update", "getAccountInfo": "/v1/accounts:lookup",
              "deleteAccount": "/v1/accounts:delete", "emailLinkSignin": "/v1/accounts:signInWithEmailLink",
              "createAuthUri": "/v1/accounts:createAuthUri", "getProjectConfig": "/v1/projects",
-             "downloadAccount": P + "/accounts:batchGet"}
-UNSERVED_V3 = ["getRecaptchaParam", "publicKeys", "sendVerificationCode", "setProjectConfig", "signOutUser",
-               "uploadAccount", "verifyAssertion", "verifyCustomToken", "verifyPhoneNumber"]
+             "downloadAccount": P + "/accounts:batchGet",
+             "sendVerificationCode": "/v1/accounts:sendVerificationCode",
+             "verifyPhoneNumber": "/v1/accounts:signInWithPhoneNumber"}
+UNSERVED_V3 = ["getRecaptchaParam", "publicKeys", "setProjectConfig", "signOutUser", "uploadAccount", "verifyAssertion",
+               "verifyCustomToken"]
 V3 = "/identitytoolkit/v3/relyingparty/"
 ROUTES += [Route("POST", V3 + name, route.auth, route.body or {})
            for name, path in SERVED_V3.items() for route in ROUTES if route.path == path]

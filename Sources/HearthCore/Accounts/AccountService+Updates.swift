@@ -5,6 +5,8 @@ public import HearthStore
 public struct AccountDraft: Sendable, Equatable {
     public var localID: String?
     public var email: String?
+    /// An E.164 phone number (validated by `create`).
+    public var phoneNumber: String?
     public var password: String?
     public var displayName: String?
     public var photoURL: String?
@@ -63,15 +65,28 @@ extension AccountService {
         {
             throw AuthError.emailExists
         }
+        if case .some(.some(let phoneNumber)) = changes.phoneNumber, phoneNumber != account.phoneNumber,
+            let holder = try transaction.account(projectID: projectID, phoneNumber: phoneNumber),
+            holder.localID != localID
+        {
+            throw AuthError.phoneNumberExists
+        }
         try transaction.updateAccount(outcome.account)
-        if outcome.revokesSessions {
-            try transaction.revokeRefreshTokens(projectID: projectID, localID: localID, at: nowMilliseconds)
+        if outcome.revokesSessions, let revokedAt = outcome.account.sessionsRevokedAt {
+            try transaction.revokeRefreshTokens(
+                projectID: projectID,
+                localID: localID,
+                issuedThrough: revokedAt,
+                at: nowMilliseconds
+            )
         }
         return outcome
     }
 
     /// Changes an account in its own write and, when asked, starts a new session for it (in
-    /// the same transaction, so its refresh token outlives a revocation the change causes).
+    /// the same transaction). A session the change starts is issued one millisecond after the
+    /// revocation the change causes, so it outlives it (``SessionRevocation``: a refresh token
+    /// issued at the revocation's instant is refused).
     ///
     /// - Parameters:
     ///   - startSession: also issue new tokens (not for a disabled account).
@@ -97,11 +112,14 @@ extension AccountService {
                 nowMilliseconds: now
             )
             guard startSession, !outcome.account.disabled else { return (outcome, String?.none) }
+            let issuedAt =
+                outcome.revokesSessions
+                ? SessionRevocation.sessionStart(nowMilliseconds: now, after: outcome.account.sessionsRevokedAt) : now
             let token = try insertRefreshToken(
                 for: outcome.account,
                 authTimeSeconds: authTime,
                 in: transaction,
-                nowMilliseconds: now
+                nowMilliseconds: issuedAt
             )
             return (outcome, token)
         }
@@ -146,14 +164,15 @@ extension AccountService {
         if !deleted { throw AuthError.userNotFound }
     }
 
-    /// Creates an account as an admin: any ID, email and password (each optional), verified
-    /// or disabled from the start. No session is started.
+    /// Creates an account as an admin: any ID, email, phone number and password (each
+    /// optional), verified or disabled from the start. No session is started.
     public func create(project: Project, draft: AccountDraft) throws -> AccountRecord {
         if let localID = draft.localID { try Self.validateLocalID(localID) }
         let email = try draft.email.map { given throws(AuthError) in
             guard let normalized = EmailAddress.normalized(given) else { throw AuthError.invalidEmail }
             return normalized
         }
+        let phoneNumber = try draft.phoneNumber.map { given throws(AuthError) in try PhoneNumber.validated(given) }
         if let password = draft.password { try PasswordPolicy.validate(password) }
         let passwordHash = draft.password.map { hasher.hash($0) }
         let now = clock.nowMilliseconds()
@@ -168,7 +187,8 @@ extension AccountService {
             photoURL: draft.photoURL,
             disabled: draft.disabled,
             createdAt: now,
-            validSinceSeconds: now / 1_000
+            validSinceSeconds: now / 1_000,
+            phoneNumber: phoneNumber
         )
         try write { transaction in
             if try transaction.account(projectID: account.projectID, localID: account.localID) != nil {
@@ -176,6 +196,9 @@ extension AccountService {
             }
             if let email, try transaction.account(projectID: account.projectID, email: email) != nil {
                 throw AuthError.emailExists
+            }
+            if let phoneNumber, try transaction.account(projectID: account.projectID, phoneNumber: phoneNumber) != nil {
+                throw AuthError.phoneNumberExists
             }
             try transaction.insertAccount(account)
         }

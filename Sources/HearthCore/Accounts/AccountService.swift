@@ -55,8 +55,14 @@ public final class AccountService: Sendable {
         return try store.read { try $0.account(projectID: project.id, email: normalized) }
     }
 
-    /// The accounts matching any of the IDs or emails, each once, in the order asked.
-    public func lookup(project: Project, localIDs: [String], emails: [String]) throws -> [AccountRecord] {
+    /// The accounts matching any of the IDs, emails or phone numbers, each once, in the order
+    /// asked (IDs, then emails, then phone numbers, as Firebase answers).
+    public func lookup(
+        project: Project,
+        localIDs: [String],
+        emails: [String],
+        phoneNumbers: [String] = []
+    ) throws -> [AccountRecord] {
         try store.read { transaction in
             var found: [AccountRecord] = []
             var seen = Set<String>()
@@ -70,6 +76,13 @@ public final class AccountService: Sendable {
             for email in emails {
                 guard let normalized = EmailAddress.normalized(email) else { continue }
                 if let account = try transaction.account(projectID: project.id, email: normalized),
+                    seen.insert(account.localID).inserted
+                {
+                    found.append(account)
+                }
+            }
+            for phoneNumber in phoneNumbers {
+                if let account = try transaction.account(projectID: project.id, phoneNumber: phoneNumber),
                     seen.insert(account.localID).inserted
                 {
                     found.append(account)
@@ -110,7 +123,7 @@ public final class AccountService: Sendable {
             throw AuthError.userNotFound
         }
         if account.disabled { throw AuthError.userDisabled }
-        if verified.issuedAt < account.validSinceSeconds { throw AuthError.tokenExpired }
+        if SessionRevocation.refuses(idTokenIssuedAt: verified.issuedAt, of: account) { throw AuthError.tokenExpired }
         return (account, verified)
     }
 
@@ -125,7 +138,24 @@ public final class AccountService: Sendable {
             record.projectID == project.id
         else { throw AuthError.invalidRefreshToken }
         if account.disabled { throw AuthError.userDisabled }
-        if record.revokedAt != nil { throw AuthError.tokenExpired }
+        if SessionRevocation.refuses(record, of: account) {
+            if record.revokedAt == nil, let revokedAt = account.sessionsRevokedAt {
+                // Recorded after the revocation it predates (a sign-in racing it), the token was
+                // not marked by it: mark it now, so the sweep forgets it in time.
+                let projectID = account.projectID
+                let localID = account.localID
+                let now = clock.nowMilliseconds()
+                store.enqueueWrite {
+                    try $0.revokeRefreshTokens(
+                        projectID: projectID,
+                        localID: localID,
+                        issuedThrough: revokedAt,
+                        at: now
+                    )
+                }
+            }
+            throw AuthError.tokenExpired
+        }
         let idToken = try idTokens.issue(for: account, project: project, authTimeSeconds: record.authTimeSeconds)
         let now = clock.nowMilliseconds()
         if (account.lastRefreshAt ?? 0) < now - 60_000 {
@@ -218,15 +248,18 @@ public final class AccountService: Sendable {
         }
     }
 
-    /// Runs a write, turning a unique-index refusal into `EMAIL_EXISTS` (the only unique
-    /// column an account write can clash on besides its ID, which callers check first).
+    /// Runs a write, turning a unique-index refusal into `PHONE_NUMBER_EXISTS` or
+    /// `EMAIL_EXISTS`. Callers check the ID, the email and the phone number inside the write
+    /// first; a refusal is left only when another node takes the same value at the same time.
+    /// Both SQLite and PostgreSQL name the column or index (`accounts_by_phone_number`) in the
+    /// message, which is how the two unique values are told apart.
     func write<Result: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Result
     ) throws -> Result {
         do {
             return try store.write(body)
         } catch let error as StoreError where error.kind == .uniqueViolation {
-            throw AuthError.emailExists
+            throw error.message.contains("phone_number") ? AuthError.phoneNumberExists : AuthError.emailExists
         }
     }
 }

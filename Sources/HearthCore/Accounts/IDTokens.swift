@@ -8,7 +8,7 @@ public import HearthStore
 ///
 ///     {"iss":"https://securetoken.google.com/<projectId>","aud":"<projectId>","auth_time":…,
 ///      "user_id":"<uid>","sub":"<uid>","iat":…,"exp":…,"email":…,"email_verified":…,
-///      "firebase":{"identities":{"email":[…]},"sign_in_provider":"password"}}
+///      "phone_number":…,"firebase":{"identities":{"email":[…],"phone":[…]},"sign_in_provider":"password"}}
 ///
 /// Custom claims come first, then the profile claims (`name`, `picture`), then the claims
 /// above. The payload is written byte by byte (no encoder): token refresh is a hot path.
@@ -82,6 +82,10 @@ public struct IDTokens: Sendable {
             writer.key("email_verified")
             writer.bool(account.emailVerified)
         }
+        if let phoneNumber = account.phoneNumber {
+            writer.key("phone_number")
+            writer.string(phoneNumber)
+        }
         writer.key("firebase")
         writer.beginObject()
         writer.key("identities")
@@ -90,6 +94,12 @@ public struct IDTokens: Sendable {
             writer.key("email")
             writer.beginArray()
             writer.string(email)
+            writer.endArray()
+        }
+        if let phoneNumber = account.phoneNumber {
+            writer.key("phone")
+            writer.beginArray()
+            writer.string(phoneNumber)
             writer.endArray()
         }
         writer.endObject()

@@ -7,19 +7,35 @@ import HearthStore
 /// documents; the Apple SDK reads `expiresIn` only as a string.
 enum AccountJSON {
     /// `passwordHash` as Firebase shows it to callers who may not see hashes: base64 of
-    /// `REDACTED`. Hearth never reveals its Argon2id hashes, to anyone.
+    /// `REDACTED`. Only an admin's account download carries the real hash (``ExportedPassword``).
     static let redactedPasswordHash = "UkVEQUNURUQ="
 
+    /// How a `UserInfo` shows the password hash.
+    enum PasswordHashes {
+        /// `passwordHash` redacted, no `salt`: every lookup, an app's or an admin's.
+        case redacted
+        /// `passwordHash` and `salt` as ``ExportedPassword`` makes them: admin downloads only.
+        case exported
+    }
+
     /// The `UserInfo` object of `accounts:lookup` and `accounts:batchGet`.
-    static func userInfo(_ account: AccountRecord) -> JSONValue {
+    static func userInfo(_ account: AccountRecord, passwordHashes: PasswordHashes = .redacted) -> JSONValue {
         var object = JSONObject()
         object["localId"] = .string(account.localID)
         if let email = account.email { object["email"] = .string(email) }
         object["emailVerified"] = .bool(account.emailVerified)
         if let name = account.displayName { object["displayName"] = .string(name) }
         if let photo = account.photoURL { object["photoUrl"] = .string(photo) }
-        if account.passwordHash != nil {
-            object["passwordHash"] = .string(redactedPasswordHash)
+        if let phoneNumber = account.phoneNumber { object["phoneNumber"] = .string(phoneNumber) }
+        if let storedHash = account.passwordHash {
+            switch passwordHashes {
+            case .redacted:
+                object["passwordHash"] = .string(redactedPasswordHash)
+            case .exported:
+                let exported = ExportedPassword(storedHash: storedHash)
+                object["passwordHash"] = .string(exported.passwordHash)
+                object["salt"] = .string(exported.salt)
+            }
             if let updated = account.passwordUpdatedAt { object["passwordUpdatedAt"] = .int(updated) }
         }
         object["providerUserInfo"] = providerUserInfo(account)
@@ -34,17 +50,30 @@ enum AccountJSON {
     }
 
     /// The linked providers: `password` for an account with an email and a password (or a
-    /// link sign-in), keyed by the email as Firebase does.
+    /// link sign-in), keyed by the email, and `phone`, keyed by the number, as Firebase has them.
     static func providerUserInfo(_ account: AccountRecord) -> JSONValue {
-        guard let email = account.email, !account.providerIDs.isEmpty else { return .array([]) }
-        var provider = JSONObject()
-        provider["providerId"] = .string("password")
-        provider["federatedId"] = .string(email)
-        provider["email"] = .string(email)
-        provider["rawId"] = .string(email)
-        if let name = account.displayName { provider["displayName"] = .string(name) }
-        if let photo = account.photoURL { provider["photoUrl"] = .string(photo) }
-        return .array([.object(provider)])
+        var providers: [JSONValue] = []
+        for providerID in account.providerIDs {
+            var provider = JSONObject()
+            provider["providerId"] = .string(providerID)
+            switch providerID {
+            case "password":
+                guard let email = account.email else { continue }
+                provider["federatedId"] = .string(email)
+                provider["email"] = .string(email)
+                provider["rawId"] = .string(email)
+                if let name = account.displayName { provider["displayName"] = .string(name) }
+                if let photo = account.photoURL { provider["photoUrl"] = .string(photo) }
+            case "phone":
+                guard let phoneNumber = account.phoneNumber else { continue }
+                provider["phoneNumber"] = .string(phoneNumber)
+                provider["rawId"] = .string(phoneNumber)
+            default:
+                continue
+            }
+            providers.append(.object(provider))
+        }
+        return .array(providers)
     }
 
     /// The `SetAccountInfoResponse` of `accounts:update`: the account as it is now, and new

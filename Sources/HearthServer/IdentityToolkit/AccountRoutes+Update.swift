@@ -7,13 +7,14 @@ extension HearthApplication {
     /// `accounts:update` (legacy `setAccountInfo`).
     ///
     /// * An app sends its user's `idToken` with `email`, `password`, `displayName`,
-    ///   `photoUrl` and `deleteAttribute`. A new password ends every other session and, like a
-    ///   new email or `returnSecureToken: true`, answers with fresh tokens. With
+    ///   `photoUrl`, `deleteAttribute` and `deleteProvider` (`phone` removes the phone
+    ///   number). A new password ends every other session and, like a new email or
+    ///   `returnSecureToken: true`, answers with fresh tokens. With
     ///   email-enumeration protection (the default) an app cannot change the email directly
     ///   (`OPERATION_NOT_ALLOWED`): it must verify the new address first.
-    /// * An admin names the user by `localId` and may also set `emailVerified`, `disableUser`,
-    ///   `validSince` and `customAttributes`; disabling, a new password or a later
-    ///   `validSince` end the user's sessions.
+    /// * An admin names the user by `localId` and may also set `phoneNumber`, `emailVerified`,
+    ///   `disableUser`, `validSince` and `customAttributes`; disabling, a new password or a
+    ///   `validSince` end the user's sessions (``SessionRevocation``).
     /// * A request with an `oobCode` applies an emailed action code (email actions).
     func update(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
@@ -41,6 +42,11 @@ extension HearthApplication {
         }
 
         let changes = try accountChanges(request, caller: caller)
+        // An app links a phone number only by proving it with an SMS code, which Hearth does
+        // not send; sending back the number the account has is no change.
+        if !caller.isAdmin, case .some(.some(let phone)) = changes.phoneNumber, phone != account.phoneNumber {
+            throw AuthError.phoneSignInNotAllowed
+        }
         let credentialsChanged = changes.passwordHash != nil || changes.email != nil
         // Sessions belong to users: an admin naming a `localId` gets no tokens.
         let returnSecureToken = try request.bool("returnSecureToken") ?? false
@@ -87,11 +93,14 @@ extension HearthApplication {
                 throw AuthError(.operationNotAllowed, "deleteAttribute \(attribute) is not supported.")
             }
         }
-        // Hearth links no providers but `password`: deleting another one changes nothing.
-        if try request.strings("deleteProvider").contains("password") { changes.passwordHash = .some(nil) }
+        // Hearth links no providers but `password` and `phone`: deleting another one changes
+        // nothing. Removing the phone number wins over setting one, as in Firebase's emulator.
+        let deletedProviders = try request.strings("deleteProvider")
+        if deletedProviders.contains("password") { changes.passwordHash = .some(nil) }
         if let phone = try request.string("phoneNumber"), !phone.isEmpty {
-            throw AuthError(.operationNotAllowed, "Phone numbers are not supported.")
+            changes.phoneNumber = .some(try PhoneNumber.validated(phone))
         }
+        if deletedProviders.contains("phone") { changes.phoneNumber = .some(nil) }
 
         let emailVerified = try request.bool("emailVerified")
         let disabled = try request.bool("disableUser")

@@ -7,7 +7,9 @@ import HearthStore
 extension HearthApplication {
     /// The account methods apps call with an API key (and admins with a credential):
     /// `accounts:signUp`, `accounts:signInWithPassword`, `accounts:lookup`, `accounts:update`,
-    /// `accounts:delete`, `accounts:createAuthUri` and `GET /v1/projects`.
+    /// `accounts:delete`, `accounts:createAuthUri` and `GET /v1/projects`; and the phone sign-in
+    /// methods, `accounts:sendVerificationCode` and `accounts:signInWithPhoneNumber`, which
+    /// refuse every call (Hearth sends no SMS).
     func addAccountEndpoints(to endpoints: inout IdentityToolkitEndpoints) {
         endpoints.add("accounts:signUp", projectScoped: true, handler: identityToolkit { [self] in try signUp($0) })
         endpoints.add("accounts:signInWithPassword", handler: identityToolkit { [self] in try signIn($0) })
@@ -16,6 +18,16 @@ extension HearthApplication {
         endpoints.add("accounts:delete", projectScoped: true, handler: identityToolkit { [self] in try delete($0) })
         endpoints.add("accounts:createAuthUri", handler: identityToolkit { [self] in try createAuthURI($0) })
         endpoints.add("projects", [.get, .post], handler: identityToolkit { [self] in try projectConfig($0) })
+        for method in ["accounts:sendVerificationCode", "accounts:signInWithPhoneNumber"] {
+            endpoints.add(method, handler: identityToolkit { [self] in try refusePhoneSignIn($0) })
+        }
+    }
+
+    /// A phone sign-in method: `OPERATION_NOT_ALLOWED` for every caller the project knows, as
+    /// Firebase answers when a project has the phone provider switched off.
+    func refusePhoneSignIn(_ request: IdentityToolkitRequest) throws -> Response {
+        _ = try caller(of: request)
+        throw AuthError.phoneSignInNotAllowed
     }
 
     /// `accounts:signUp`: a new email/password account, signed in. From an admin, the same as
@@ -70,8 +82,8 @@ extension HearthApplication {
     }
 
     /// `accounts:lookup` (legacy `getAccountInfo`): the user of an ID token, or, for admins,
-    /// the users with the given `localId`s and `email`s. `users` is left out when nothing
-    /// matches, as the Admin SDKs expect.
+    /// the users with the given `localId`s, `email`s and `phoneNumber`s. `users` is left out
+    /// when nothing matches, as the Admin SDKs expect.
     func lookup(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
@@ -85,14 +97,19 @@ extension HearthApplication {
             if localIDs.isEmpty && emails.isEmpty && phoneNumbers.isEmpty && !request.has("federatedUserId") {
                 throw AuthError(.missingLocalID, "Give localId, email or idToken.")
             }
-            // Phone numbers and federated IDs name no Hearth account: they simply match nothing.
-            found = try accounts.lookup(project: caller.project, localIDs: localIDs, emails: emails)
+            // Federated IDs name no Hearth account: they simply match nothing.
+            found = try accounts.lookup(
+                project: caller.project,
+                localIDs: localIDs,
+                emails: emails,
+                phoneNumbers: phoneNumbers
+            )
         } else {
             throw AuthError(.missingIDToken)
         }
         var object = JSONObject()
         object["kind"] = "identitytoolkit#GetAccountInfoResponse"
-        if !found.isEmpty { object["users"] = .array(found.map(AccountJSON.userInfo)) }
+        if !found.isEmpty { object["users"] = .array(found.map { AccountJSON.userInfo($0) }) }
         return .json(.object(object))
     }
 

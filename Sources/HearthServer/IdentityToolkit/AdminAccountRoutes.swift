@@ -33,17 +33,16 @@ extension HearthApplication {
         )
     }
 
-    /// Creates an account from an admin's request: `localId`, `email`, `password`,
-    /// `displayName`, `photoUrl`, `emailVerified`, `disabled`. Answers `localId` (which the
-    /// Admin SDKs require) without tokens.
+    /// Creates an account from an admin's request: `localId`, `email`, `phoneNumber`,
+    /// `password`, `displayName`, `photoUrl`, `emailVerified`, `disabled`. Answers `localId`
+    /// (which the Admin SDKs require) without tokens.
     func createAccount(_ request: IdentityToolkitRequest, project: Project) throws -> Response {
         try Self.refuseTenant(request)
-        if let phone = try request.string("phoneNumber"), !phone.isEmpty {
-            throw AuthError(.operationNotAllowed, "Phone numbers are not supported.")
-        }
         var draft = AccountDraft()
         draft.localID = try request.string("localId")
         draft.email = try request.string("email")
+        // An empty number is no number, as Firebase reads it.
+        draft.phoneNumber = try request.string("phoneNumber").flatMap { $0.isEmpty ? nil : $0 }
         draft.password = try request.string("password")
         draft.displayName = try request.string("displayName")
         draft.photoURL = try request.string("photoUrl")
@@ -58,8 +57,9 @@ extension HearthApplication {
         return .json(.object(object))
     }
 
-    /// `accounts:batchGet`: one page of the project's users, ordered by ID. `maxResults` is 1 to
-    /// 1000 (default 20); `nextPageToken` continues a listing.
+    /// `accounts:batchGet`: one page of the project's users, ordered by ID, with their password
+    /// hashes and salts (``ExportedPassword``), as Firebase's download gives them to admins.
+    /// `maxResults` is 1 to 1000 (default 20); `nextPageToken` continues a listing.
     func batchGet(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request, adminOnly: true)
         let maxResults = try request.int64("maxResults") ?? 20
@@ -73,7 +73,9 @@ extension HearthApplication {
         )
         var object = JSONObject()
         object["kind"] = "identitytoolkit#DownloadAccountResponse"
-        if !found.isEmpty { object["users"] = .array(found.map(AccountJSON.userInfo)) }
+        if !found.isEmpty {
+            object["users"] = .array(found.map { AccountJSON.userInfo($0, passwordHashes: .exported) })
+        }
         if let next { object["nextPageToken"] = .string(next) }
         return .json(.object(object))
     }

@@ -23,8 +23,13 @@ public struct AccountRecord: Sendable, Equatable {
     public var createdAt: Int64
     public var lastLoginAt: Int64?
     public var lastRefreshAt: Int64?
-    /// Tokens issued (`iat`) before this second are revoked.
+    /// ID tokens issued (`iat`) before this second are revoked.
     public var validSinceSeconds: Int64
+    /// An E.164 phone number (`+` and digits); unique within the project.
+    public var phoneNumber: String?
+    /// The latest revocation of the account's sessions: every refresh token issued at or before
+    /// this instant is refused; `nil` when none was ever revoked.
+    public var sessionsRevokedAt: Int64?
 
     public init(
         projectID: String,
@@ -42,7 +47,9 @@ public struct AccountRecord: Sendable, Equatable {
         createdAt: Int64,
         lastLoginAt: Int64? = nil,
         lastRefreshAt: Int64? = nil,
-        validSinceSeconds: Int64
+        validSinceSeconds: Int64,
+        phoneNumber: String? = nil,
+        sessionsRevokedAt: Int64? = nil
     ) {
         self.projectID = projectID
         self.localID = localID
@@ -60,13 +67,15 @@ public struct AccountRecord: Sendable, Equatable {
         self.lastLoginAt = lastLoginAt
         self.lastRefreshAt = lastRefreshAt
         self.validSinceSeconds = validSinceSeconds
+        self.phoneNumber = phoneNumber
+        self.sessionsRevokedAt = sessionsRevokedAt
     }
 }
 
 private let accountColumnNames = [
     "project_id", "local_id", "email", "email_verified", "password_hash", "password_updated_at", "display_name",
     "photo_url", "disabled", "custom_attributes", "language", "email_link_sign_in", "created_at", "last_login_at",
-    "last_refresh_at", "valid_since_seconds",
+    "last_refresh_at", "valid_since_seconds", "phone_number", "sessions_revoked_at",
 ]
 
 let accountColumns = accountColumnNames.joined(separator: ", ")
@@ -77,6 +86,7 @@ let qualifiedAccountColumns = accountColumnNames.map { "a." + $0 }.joined(separa
 // Lookups that run with every request naming a user, written out once rather than per call.
 private let accountByLocalID = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND local_id = ?"
 private let accountByEmail = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND email = ?"
+private let accountByPhoneNumber = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND phone_number = ?"
 
 extension StoreReading {
     public func account(projectID: String, localID: String) throws(StoreError) -> AccountRecord? {
@@ -91,6 +101,14 @@ extension StoreReading {
         try connection.queryFirst(
             accountByEmail,
             [.text(projectID), .text(email)]
+        ).map { AccountRecord(row: $0) }
+    }
+
+    /// The account with this phone number (compared exactly: stored numbers are E.164).
+    public func account(projectID: String, phoneNumber: String) throws(StoreError) -> AccountRecord? {
+        try connection.queryFirst(
+            accountByPhoneNumber,
+            [.text(projectID), .text(phoneNumber)]
         ).map { AccountRecord(row: $0) }
     }
 
@@ -114,16 +132,17 @@ extension StoreReading {
 }
 
 extension WriteTransaction {
-    /// Stores a new account. Throws `.uniqueViolation` when the ID or the email is taken.
+    /// Stores a new account. Throws `.uniqueViolation` when the ID, the email or the phone
+    /// number is taken.
     public func insertAccount(_ account: AccountRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO accounts (\(accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO accounts (\(accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             account.sqlValues
         )
     }
 
     /// Replaces every stored field of an existing account; answers whether it existed.
-    /// Throws `.uniqueViolation` when the new email is taken.
+    /// Throws `.uniqueViolation` when the new email or phone number is taken.
     @discardableResult
     public func updateAccount(_ account: AccountRecord) throws(StoreError) -> Bool {
         let values = account.sqlValues
@@ -132,7 +151,7 @@ extension WriteTransaction {
             UPDATE accounts SET email = ?, email_verified = ?, password_hash = ?, password_updated_at = ?,
                 display_name = ?, photo_url = ?, disabled = ?, custom_attributes = ?, language = ?,
                 email_link_sign_in = ?, created_at = ?, last_login_at = ?, last_refresh_at = ?,
-                valid_since_seconds = ?
+                valid_since_seconds = ?, phone_number = ?, sessions_revoked_at = ?
             WHERE project_id = ? AND local_id = ?
             """,
             Array(values[2...]) + [values[0], values[1]]
@@ -178,7 +197,9 @@ extension AccountRecord {
             createdAt: row.int64(12),
             lastLoginAt: row.optionalInt64(13),
             lastRefreshAt: row.optionalInt64(14),
-            validSinceSeconds: row.int64(15)
+            validSinceSeconds: row.int64(15),
+            phoneNumber: row.optionalString(16),
+            sessionsRevokedAt: row.optionalInt64(17)
         )
     }
 
@@ -192,7 +213,8 @@ extension AccountRecord {
             .text(projectID), .text(localID), .text(email), .bool(emailVerified), .text(passwordHash),
             .integer(passwordUpdatedAt), .text(displayName), .text(photoURL), .bool(disabled),
             .text(customAttributes), .text(language), .bool(emailLinkSignIn), .integer(createdAt),
-            .integer(lastLoginAt), .integer(lastRefreshAt), .integer(validSinceSeconds),
+            .integer(lastLoginAt), .integer(lastRefreshAt), .integer(validSinceSeconds), .text(phoneNumber),
+            .integer(sessionsRevokedAt),
         ]
     }
 }

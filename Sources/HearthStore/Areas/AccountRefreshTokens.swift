@@ -6,8 +6,11 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var localID: String
     /// When the user signed in for the session this token continues (the ID token's `auth_time`).
     public var authTimeSeconds: Int64
+    /// When the token was issued (milliseconds).
     public var createdAt: Int64
-    /// When a password change, a disabled account or a moved `validSince` ended the session.
+    /// When a password change, a disabled account or a moved `validSince` ended the session
+    /// (bookkeeping for the sweep: whether a token is refused is decided by `createdAt` against
+    /// the account's `sessionsRevokedAt`).
     public var revokedAt: Int64?
 
     public init(
@@ -71,12 +74,21 @@ extension WriteTransaction {
         )
     }
 
-    /// Ends every live session of the account; answers how many tokens were revoked.
+    /// Marks revoked, at `now`, every live refresh token of the account issued at or before
+    /// `issuedThrough` (so the sweep forgets it in time); answers how many it marked.
     @discardableResult
-    public func revokeRefreshTokens(projectID: String, localID: String, at now: Int64) throws(StoreError) -> Int {
+    public func revokeRefreshTokens(
+        projectID: String,
+        localID: String,
+        issuedThrough: Int64 = .max,
+        at now: Int64
+    ) throws(StoreError) -> Int {
         try connection.execute(
-            "UPDATE refresh_tokens SET revoked_at = ? WHERE project_id = ? AND local_id = ? AND revoked_at IS NULL",
-            [.integer(now), .text(projectID), .text(localID)]
+            """
+            UPDATE refresh_tokens SET revoked_at = ?
+            WHERE project_id = ? AND local_id = ? AND revoked_at IS NULL AND created_at <= ?
+            """,
+            [.integer(now), .text(projectID), .text(localID), .integer(issuedThrough)]
         )
     }
 
