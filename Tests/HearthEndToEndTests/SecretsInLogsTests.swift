@@ -217,4 +217,27 @@ import Testing
         #expect(!unopenable.errors.contains("in use"))
         #expect(!unopenable.output.contains("http server listening"))
     }
+
+    @Test func projectShowPrintsAProjectsSMTPSettingsWithoutItsPasswords() throws {
+        let inURL = "url-Pa55-\(UUID().uuidString.prefix(8))"
+        let inField = "field-Pa55-\(UUID().uuidString.prefix(8))"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-smtp-\(UUID().uuidString).json"
+        )
+        defer { try? FileManager.default.removeItem(at: config) }
+        let document = """
+            {"projects": [{"projectId": "mail-project", "projectNumber": "400000000000", "apiKeys": ["mail-key"],
+              "settings": {"mail": {"smtp": {"url": "smtp://mailer:\(inURL)@127.0.0.1:1", "password": "\(inField)"}}}}]}
+            """
+        try Data(document.utf8).write(to: config)
+        let server = try HearthServerProcess(arguments: ["--config", config.path])
+        let shown = try hearth(["project", "show", "mail-project", "--data", server.dataDirectory.path])
+        server.stop()
+        #expect(shown.status == 0, "\(shown.errors)")
+        #expect(shown.output.contains("smtp://***@127.0.0.1:1"))
+        for secret in [inURL, inField] {
+            #expect(!shown.output.contains(secret))
+            #expect(!server.output.joined().contains(secret))
+        }
+    }
 }

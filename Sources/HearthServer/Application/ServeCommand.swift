@@ -103,6 +103,7 @@ enum ServeCommand {
                 "publicUrl": .string(application.publicURL),
             ]
         )
+        for line in StartupGuide.lines(publicOptions, port: port) { log.info(line) }
 
         let signal = signals.wait()
         // Logged once new connections are refused, so the line means what it says.

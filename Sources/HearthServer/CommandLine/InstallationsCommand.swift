@@ -143,5 +143,5 @@ enum InstallationsCommand {
         return fields.joined(separator: "\t")
     }
 
-    private static func time(_ milliseconds: Int64) -> String { rfc3339(milliseconds) }
+    private static func time(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 }
