@@ -28,6 +28,8 @@ final class LingeringClose: Sendable {
 
     private struct State {
         var adopted: [Int32] = []
+        /// Sockets adopted and not yet closed (waiting in `adopted` or being read).
+        var held = 0
         var stopping = false
         var running = false
     }
@@ -85,8 +87,9 @@ final class LingeringClose: Sendable {
         let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else { return }
         let kept = state.withLock { state -> Bool in
-            guard state.running, !state.stopping, state.adopted.count < capacity else { return false }
+            guard state.running, !state.stopping, state.held < capacity else { return false }
             state.adopted.append(duplicate)
+            state.held += 1
             return true
         }
         guard kept else {
@@ -96,12 +99,16 @@ final class LingeringClose: Sendable {
         wake()
     }
 
+    /// Sockets adopted that the thread has not taken yet (for tests).
+    var queuedForTesting: Int { state.withLock { $0.adopted.count } }
+
     /// Closes every socket still kept and ends the thread; waits for it. Idempotent; ``start()``
     /// may follow.
     func stop() {
         let wasRunning = state.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return state.running && !state.stopping
+            guard state.running, !state.stopping else { return false }
+            state.stopping = true
+            return true
         }
         guard wasRunning else { return }
         wake()
@@ -144,6 +151,7 @@ final class LingeringClose: Sendable {
                 state.withLock { state in
                     for descriptor in state.adopted { close(descriptor) }
                     state.adopted = []
+                    state.held = 0
                     state.running = false
                 }
                 finished.withLockThenBroadcast { $0 = true }
@@ -175,6 +183,10 @@ final class LingeringClose: Sendable {
                 } else {
                     remaining.append(socket)
                 }
+            }
+            if remaining.count < kept.count {
+                let closed = kept.count - remaining.count
+                state.withLock { $0.held -= closed }
             }
             kept = remaining
         }
