@@ -57,7 +57,7 @@ public final class Mailer: Sendable {
         projects: ProjectDirectory,
         configuration: MailDeliveryConfiguration
     ) {
-        let logTransport = LogTransport(log: log)
+        let logTransport = LogTransport(log: log, developmentProjectID: configuration.keepBodiesOfProject)
         self.init(store: store, clock: clock, log: log, projects: projects, configuration: configuration) {
             projectID in
             guard let settings = projects.project(projectID)?.settings.mail.smtp ?? configuration.defaultSMTP else {
@@ -97,7 +97,7 @@ public final class Mailer: Sendable {
             for project in projects.all
             where project.settings.mail.smtp == nil && project.id != configuration.keepBodiesOfProject {
                 log.warning(
-                    "project \(project.id) has no SMTP server and hearth serve has no --smtp: its mail goes to the log",
+                    "project \(project.id) has no SMTP server and hearth serve has no --smtp: its mail stays in the outbox, unsent",
                     ["project": .string(project.id)]
                 )
             }

@@ -18,4 +18,10 @@ import Testing
         #expect(format(4_102_444_799_999) == "2099-12-31T23:59:59.999Z")
         #expect(format(-1) == "1969-12-31T23:59:59.999Z")
     }
+
+    @Test func writesTheSameTextAsAStringAsIntoBytes() {
+        for milliseconds: Int64 in [0, -1, 951_782_400_000, 1_700_000_000_123, 4_102_444_799_999] {
+            #expect(Timestamp.iso8601(milliseconds: milliseconds) == format(milliseconds))
+        }
+    }
 }

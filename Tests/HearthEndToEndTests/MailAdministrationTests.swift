@@ -8,14 +8,16 @@ import Testing
     static let admin = [("Authorization", "Bearer owner")]
     static let messages = "/hearth/v1/projects/demo-project/mail/messages"
 
-    @Test func theLogTransportKeepsTheMessageAndLogsItsLink() throws {
+    @Test func theLogTransportKeepsTheMessageAndLogsWhereToReadItButNotItsLink() throws {
         let server = try HearthServerProcess(arguments: ["--mail-poll", "100"])
         let client = server.client()
         let queued = try MailDeliveryTests.sendTest(client, ["to": "ada@example.com", "kind": "EMAIL_SIGNIN"])
         let id = try #require(queued["id"] as? String)
         #expect(server.waitForOutput("\"mailId\":\"\(id)\"", timeout: 10))
         let line = try #require(server.output.first { $0.contains("\"mailId\":\"\(id)\"") })
-        #expect(line.contains("\"link\":\"\(server.baseURL)/__/auth/action?mode=signIn&oobCode=SAMPLE-NOT-A-REAL-CODE"))
+        #expect(line.contains("hearth mail show \(id)"))
+        #expect(line.contains("GET /emulator/v1/projects/demo-project/oobCodes"))
+        #expect(!line.contains("oobCode="))
         #expect(line.contains("\"to\":\"ada@example.com\""))
         let sent = try MailDeliveryTests.waitForMessages(client, state: "sent", count: 1)
         #expect(sent.first?["transport"] as? String == "log")

@@ -25,12 +25,17 @@ import Testing
         #expect(body.receivedBytes == 11)
     }
 
-    @Test func abandonsAClientThatKeepsSendingFarPastTheLimit() {
+    @Test func abandonsAClientThatKeepsSendingPastTheDiscardLimit() {
         var body = RequestBody(encoding: .identity, limit: 1000, expectedLength: nil)
-        feed(&body, [UInt8](repeating: 1, count: 2000))
-        #expect(!body.shouldAbandon)
-        feed(&body, [UInt8](repeating: 1, count: 1024 * 1024 + 1000))
-        #expect(body.shouldAbandon)
+        feed(&body, [UInt8](repeating: 1, count: 900))
+        #expect(!body.shouldAbandon(discardLimit: 0))
+        feed(&body, [UInt8](repeating: 1, count: 200))
+        // The bytes after the failing chunk count, not the body before it.
+        #expect(!body.shouldAbandon(discardLimit: 5000))
+        feed(&body, [UInt8](repeating: 1, count: 5000))
+        #expect(!body.shouldAbandon(discardLimit: 5000))
+        feed(&body, [1])
+        #expect(body.shouldAbandon(discardLimit: 5000))
     }
 
     @Test func inflatesGzipInAnyChunking() throws {

@@ -1,6 +1,15 @@
 /// Formats instants as RFC 3339 UTC timestamps (`2025-01-31T09:30:00.123Z`) straight into a
 /// byte buffer: log lines need one per line, and a `DateFormatter` would cost a microsecond.
 public enum Timestamp {
+    /// `milliseconds` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`: the one way Hearth
+    /// writes a time, in logs, API answers and the command line's tables alike.
+    public static func iso8601(milliseconds: Int64) -> String {
+        String(unsafeUninitializedCapacity: 24) { out in
+            writeISO8601(milliseconds: milliseconds, to: out)
+            return 24
+        }
+    }
+
     /// Appends `milliseconds` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func appendISO8601(milliseconds: Int64, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in

@@ -204,7 +204,7 @@ public struct SMTPSettings: Sendable, Equatable, Codable {
         if let scheme {
             let authority = url.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" }
             let host = authority.split(separator: "@").last ?? ""
-            if host.isEmpty || host.hasPrefix(":") { problems.append("url \"\(url)\" names no host") }
+            if host.isEmpty || host.hasPrefix(":") { problems.append("url \"\(RedactedURL(url))\" names no host") }
         } else {
             problems.append("url must start with smtp:// or smtps://")
         }

@@ -26,6 +26,13 @@ extension HTTPServer {
         public var connectionTimeoutSeconds: Int
         /// Largest accepted request body after gzip inflation; larger ones get 413.
         public var maxBodyBytes: Int
+        /// After a refusal sent before the request was read to its end (413, 415, and
+        /// libmicrohttpd's own 431 and 400), the most bytes the server still reads and discards
+        /// so that a client that is still sending finishes its write and reads the answer
+        /// (see ``LingeringClose``); past it, or past ``refusalDrainSeconds``, it closes.
+        public var refusalDrainBytes: Int
+        /// The longest the server keeps reading a refused request (see ``refusalDrainBytes``).
+        public var refusalDrainSeconds: Int
         /// Memory per connection for the request line, headers and I/O buffers; it bounds the
         /// size of the request line plus headers (about this many bytes less 400; larger
         /// requests get 431 or are dropped). libmicrohttpd zeroes this memory after every
@@ -51,6 +58,8 @@ extension HTTPServer {
             perIPConnectionLimit: Int = 0,
             connectionTimeoutSeconds: Int = 30,
             maxBodyBytes: Int = 1024 * 1024,
+            refusalDrainBytes: Int = 16 * 1024 * 1024,
+            refusalDrainSeconds: Int = 10,
             connectionMemoryLimitBytes: Int = 16 * 1024,
             listenBacklog: Int = 1024,
             accessLog: AccessLog? = AccessLog(),
@@ -63,6 +72,8 @@ extension HTTPServer {
             self.perIPConnectionLimit = perIPConnectionLimit
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.maxBodyBytes = maxBodyBytes
+            self.refusalDrainBytes = refusalDrainBytes
+            self.refusalDrainSeconds = refusalDrainSeconds
             self.connectionMemoryLimitBytes = connectionMemoryLimitBytes
             self.listenBacklog = listenBacklog
             self.accessLog = accessLog

@@ -41,6 +41,7 @@ public final class HTTPServer: Sendable {
             throw .alreadyStarted
         }
         BrokenPipes.ignore()
+        core.lingeringClose.start()
         do throws(HTTPServerError) {
             let threads = max(1, configuration.threadCount)
             let sockets = try ListenSocket.openGroup(
@@ -73,6 +74,7 @@ public final class HTTPServer: Sendable {
                 ["host": .string(configuration.host), "port": .int(Int64(port)), "threads": .int(Int64(threads))]
             )
         } catch {
+            core.lingeringClose.stop()
             started.store(false, ordering: .releasing)
             throw error
         }
@@ -128,6 +130,7 @@ public final class HTTPServer: Sendable {
         guard let port = running.first?.port else { return }
         core.draining.store(true, ordering: .releasing)
         for daemon in running { daemon.stop() }
+        core.lingeringClose.stop()
         configuration.accessLog?.writer.flush()
         configuration.log.info("http server stopped", ["port": .int(Int64(port))])
         configuration.log.writer.flush()

@@ -49,15 +49,21 @@ struct RequestBody {
         }
     }
 
-    /// Whether a client that keeps sending after the limit should be cut off: past this many
-    /// wire bytes the server stops reading and closes the connection instead of answering 413.
-    var shouldAbandon: Bool {
-        failure != nil && receivedBytes > 2 * limit + 1024 * 1024
+    /// Wire bytes received when the body failed (they and later ones are discarded).
+    private(set) var receivedBytesAtFailure = 0
+
+    /// Whether a client that keeps sending after the body failed should be cut off: once it
+    /// has sent more than `discardLimit` further bytes, the server stops reading and closes
+    /// the connection instead of answering. Up to there the bytes are read and dropped, so the
+    /// client can finish its write and read the 413.
+    func shouldAbandon(discardLimit: Int) -> Bool {
+        failure != nil && receivedBytes - receivedBytesAtFailure > discardLimit
     }
 
     mutating func append(_ chunk: UnsafeRawBufferPointer) {
         receivedBytes += chunk.count
         guard failure == nil else { return }
+        defer { if failure != nil { receivedBytesAtFailure = receivedBytes } }
         switch encoding {
         case .identity:
             guard bytes.count + chunk.count <= limit else {

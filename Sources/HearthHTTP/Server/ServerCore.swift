@@ -7,6 +7,11 @@ import Synchronization
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    /// ``HTTPServer/Configuration/refusalDrainBytes`` and its seconds (as nanoseconds).
+    let refusalDrainBytes: Int
+    let refusalDrainNanoseconds: UInt64
+    /// Reads what clients still send after a refusal, once libmicrohttpd closes the connection.
+    let lingeringClose: LingeringClose
     let accessLog: AccessLog?
     let log: Log
     /// Requests begun and not yet completed: body arriving, handler running or answer being sent.
@@ -23,6 +28,13 @@ final class ServerCore: Sendable {
         self.staticResponses = configuration.staticResponses.map { (Array($0.key.utf8), $0.value.fixed()) }
         self.responder = responder
         self.maxBodyBytes = configuration.maxBodyBytes
+        self.refusalDrainBytes = configuration.refusalDrainBytes
+        self.refusalDrainNanoseconds = UInt64(max(0, configuration.refusalDrainSeconds)) * 1_000_000_000
+        self.lingeringClose = LingeringClose(
+            limitBytes: configuration.refusalDrainBytes,
+            limitSeconds: configuration.refusalDrainSeconds,
+            capacity: max(1, configuration.connectionLimit)
+        )
         self.accessLog = configuration.accessLog
         self.log = configuration.log
     }

@@ -4,7 +4,7 @@ import HearthNetwork
 /// How a node delivers the outbox.
 public struct MailDeliveryConfiguration: Sendable {
     /// The SMTP server of projects without their own (`hearth serve --smtp`); without one,
-    /// such projects' mail goes to the log.
+    /// such projects' mail stays in the outbox, unsent (`LogTransport`).
     public var defaultSMTP: SMTPSettings?
     public var retry = RetrySchedule(baseMilliseconds: 10_000, maximumMilliseconds: 30 * 60_000)
     /// A message not delivered this long after it was queued fails (its link may also end

@@ -10,21 +10,32 @@ public protocol MailTransport: Sendable {
     func deliver(_ mail: OutgoingMail) throws(NetworkError)
 }
 
-/// The development transport: the message stays in the outbox (see `hearth mail show`) and
-/// one line with its link is logged, so a developer can click it.
+/// The transport of projects without an SMTP server (the development seed's): the message
+/// stays in the outbox and one line says it was written and where to read it — `hearth mail
+/// show ID`, and for the development project its outbox listing. The line holds no link: a
+/// link carries an action code, a secret that never goes to the log.
 public struct LogTransport: MailTransport {
     public let log: Log
+    /// The project whose codes `GET /emulator/v1/projects/{p}/oobCodes` lists.
+    public let developmentProjectID: String?
     public var name: String { "log" }
 
-    public init(log: Log) { self.log = log }
+    public init(log: Log, developmentProjectID: String? = nil) {
+        self.log = log
+        self.developmentProjectID = developmentProjectID
+    }
 
     public func deliver(_ mail: OutgoingMail) throws(NetworkError) {
+        var readWith = "hearth mail show \(mail.id)"
+        if mail.projectID == developmentProjectID {
+            readWith += ", hearth mail list --project \(mail.projectID)"
+            readWith += " or GET /emulator/v1/projects/\(mail.projectID)/oobCodes"
+        }
         log.info(
-            "mail for \(mail.to.address): \(mail.subject)",
+            "mail for \(mail.to.address) kept in the outbox: \(mail.subject) (read it with \(readWith))",
             [
                 "mailId": .string(mail.id), "project": .string(mail.projectID), "kind": .string(mail.kind),
                 "language": .string(mail.language), "to": .string(mail.to.address),
-                "link": mail.link.map { .string($0) } ?? .null,
             ]
         )
     }

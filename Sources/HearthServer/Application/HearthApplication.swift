@@ -48,6 +48,10 @@ public final class HearthApplication: Sendable {
         keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
         accounts = AccountService(store: store, clock: clock, keys: keys)
+        // The development project's mail is kept for its developer to read, wherever the
+        // delivery settings came from.
+        var mailDelivery = mailDelivery
+        if mailDelivery.keepBodiesOfProject == nil { mailDelivery.keepBodiesOfProject = developmentProjectID }
         mailer = Mailer(store: store, clock: clock, log: log, projects: projects, configuration: mailDelivery)
         emailActions = EmailActionService(
             store: store,

@@ -7,9 +7,10 @@ import HearthStore
     import Glibc
 #endif
 
-/// `hearth serve`: starts the HTTP server at once (answering 503 while starting), opens the
-/// store, applies the projects, makes signing keys, then serves until SIGINT or SIGTERM and
-/// shuts down gracefully: stop accepting, finish in-flight requests, close the store.
+/// `hearth serve`: opens the store (a start that fails there never takes the port), starts the
+/// HTTP server (answering 503 while starting), applies the projects, makes signing keys, then
+/// serves until SIGINT or SIGTERM and shuts down gracefully: stop accepting, finish in-flight
+/// requests, close the store.
 enum ServeCommand {
     static func run(_ options: ServeOptions, environment: [String: String]) throws(UsageError) -> Int32 {
         let signals = ShutdownSignals.block()
@@ -30,6 +31,18 @@ enum ServeCommand {
             developmentProjectID: developmentProjectID
         )
 
+        // The store first: a start that fails on its database fails before taking the port.
+        let store: any Store
+        do {
+            store = try StoreLocation(options.effectiveDatabaseURL).open(log: log)
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError(
+                "hearth serve: cannot open the database \(RedactedURL(options.effectiveDatabaseURL)): \(error)"
+            )
+        }
+
         let responder = StartupResponder()
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = options.host
@@ -46,16 +59,16 @@ enum ServeCommand {
         do {
             try server.start()
         } catch {
+            store.close()
             throw UsageError("hearth serve: \(error)")
         }
         let port = server.boundPort ?? options.port
         if options.port == 0 { publicOptions.port = port }
 
-        let store: any Store
+        // The rest of start-up runs while the server answers 503 (see `StartupResponder`).
         let application: HearthApplication
         let clock = OffsetClock()
         do {
-            store = try StoreLocation(options.effectiveDatabaseURL).open(log: log)
             application = try HearthApplication(
                 store: store,
                 clock: clock,
@@ -71,9 +84,11 @@ enum ServeCommand {
             try application.prepareSigningKeys()
         } catch let error as UsageError {
             server.stop()
+            store.close()
             throw error
         } catch {
             server.stop()
+            store.close()
             throw UsageError("hearth serve: cannot start: \(error)")
         }
         application.startBackgroundWork()
@@ -88,6 +103,7 @@ enum ServeCommand {
                 "publicUrl": .string(application.publicURL),
             ]
         )
+        for line in StartupGuide.lines(publicOptions, port: port) { log.info(line) }
 
         let signal = signals.wait()
         // Logged once new connections are refused, so the line means what it says.
@@ -117,7 +133,7 @@ enum ServeCommand {
             parts.append("configured projects: " + configuration.projects.map(\.id).joined(separator: ", "))
         }
         return "hearth \(HearthVersion.current) starting on \(url) with the " + parts.joined(separator: "; and ")
-            + " (database \(options.effectiveDatabaseURL))"
+            + " (database \(RedactedURL(options.effectiveDatabaseURL)))"
     }
 
     private static func displayHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

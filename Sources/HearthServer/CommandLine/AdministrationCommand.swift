@@ -31,8 +31,14 @@ enum AdministrationCommand {
                 print("\(project.id)\t\(project.number)\t\(project.apps.count) apps\t\(project.displayName)")
             }
         case ("project", "show"):
-            guard let id = parsed.positional.first, let project = projects.project(id) else {
+            guard let id = parsed.positional.first, var project = projects.project(id) else {
                 throw UsageError("hearth project show: name an existing project")
+            }
+            // Printed, so its SMTP credentials are not.
+            if var smtp = project.settings.mail.smtp {
+                smtp.url = RedactedURL(smtp.url).description
+                if smtp.password != nil { smtp.password = "***" }
+                project.settings.mail.smtp = smtp
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -50,8 +56,10 @@ enum AdministrationCommand {
             let credentials = AdminCredentials(store: store, clock: clock, developmentProjectID: nil)
             for record in try credentials.list(projectID: project.id) {
                 let state = record.revokedAt == nil ? "active" : "revoked"
-                let used = record.lastUsedAt.map { "last used \($0)" } ?? "never used"
-                print("\(record.credentialID)\t\(state)\tcreated \(record.createdAt)\t\(used)\t\(record.label)")
+                let used = record.lastUsedAt.map { "last used \(time(seconds: $0))" } ?? "never used"
+                print(
+                    "\(record.credentialID)\t\(state)\tcreated \(time(seconds: record.createdAt))\t\(used)\t\(record.label)"
+                )
             }
         case ("admin-key", "revoke"):
             let project = try project()
@@ -92,6 +100,9 @@ enum AdministrationCommand {
         }
         return 0
     }
+
+    /// A stored instant in whole seconds, as every table of the command line writes times.
+    private static func time(seconds: Int64) -> String { Timestamp.iso8601(milliseconds: seconds * 1_000) }
 
     private static func masterKey(data: String, environment: [String: String]) throws(UsageError) -> MasterKey {
         try DataDirectory(path: data).masterKey(environment: environment)

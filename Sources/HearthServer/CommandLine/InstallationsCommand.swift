@@ -92,7 +92,10 @@ enum InstallationsCommand {
         case ("webhooks", "list"):
             for hook in try store.read({ try $0.installationWebhooks(projectID: projectID) }) {
                 print(
-                    [hook.webhookID, hook.url, time(hook.createdMilliseconds), hook.description].joined(separator: "\t")
+                    [
+                        hook.webhookID, RedactedURL(hook.url).description, time(hook.createdMilliseconds),
+                        hook.description,
+                    ].joined(separator: "\t")
                 )
             }
         case ("webhooks", "add"):
@@ -140,5 +143,5 @@ enum InstallationsCommand {
         return fields.joined(separator: "\t")
     }
 
-    private static func time(_ milliseconds: Int64) -> String { rfc3339(milliseconds) }
+    private static func time(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 }

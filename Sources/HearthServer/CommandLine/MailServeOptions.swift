@@ -4,7 +4,7 @@ import HearthMail
 /// The mail flags of `hearth serve`: the default SMTP server and the delivery timings
 /// (shortened by tests so retries and lapsed claims take moments).
 public struct MailServeOptions: Sendable, Equatable {
-    /// `--smtp URL`: the SMTP server of projects without their own; mail goes to the log without one.
+    /// `--smtp URL`: the SMTP server of projects without their own; without one, mail stays in the outbox.
     public var smtpURL: String?
     /// `smtpURL` as read: checked once, when the flags are parsed.
     var defaultSMTP: SMTPSettings?
@@ -24,7 +24,8 @@ public struct MailServeOptions: Sendable, Equatable {
     static let usage = """
           --smtp URL              deliver mail through smtp://[user[:pass]@]host[:port] or smtps://...
                                   (?starttls=off|opportunistic|required&verify=false&timeout=S;
-                                  password also from HEARTH_SMTP_PASSWORD); default: the log
+                                  password also from HEARTH_SMTP_PASSWORD); default: none, mail
+                                  stays in the outbox (hearth mail list)
           --mail-retry-base MS    first retry of a failed delivery after about MS (default 10000)
           --mail-retry-cap MS     longest wait between retries (default 1800000)
           --mail-claim MS         a message being sent is taken over by another worker after MS

@@ -99,9 +99,5 @@ enum AccountJSON {
         object["expiresIn"] = .string(String(tokens.expiresInSeconds))
     }
 
-    static func rfc3339(_ milliseconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        Timestamp.appendISO8601(milliseconds: milliseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func rfc3339(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 }

@@ -177,7 +177,17 @@ struct IdentityToolkitRequest: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Fields (folded, see ``fold(_:)``) whose values are secrets: an error about one names
+    /// the field and its type but never echoes the value.
+    static let secretFields: Set<String> = [
+        "password", "newpassword", "oldpassword", "oobcode", "refreshtoken", "idtoken", "accesstoken",
+        "sessioncookie", "token", "code", "secret", "postbody",
+    ]
+
     static func invalid(_ name: String, _ type: String, _ value: JSONValue) -> GoogleAPIError {
+        if secretFields.contains(fold(name)) {
+            return GoogleAPIError.invalidArgument("Invalid value at '\(name)' (\(type))")
+        }
         var shown = String(decoding: value.serialized().prefix(80), as: UTF8.self)
         if shown.utf8.count == 80 { shown += "…" }
         return GoogleAPIError.invalidArgument("Invalid value at '\(name)' (\(type)), \(shown)")

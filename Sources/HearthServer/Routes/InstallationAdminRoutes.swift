@@ -204,11 +204,7 @@ extension HearthApplication {
 // MARK: - Rendering
 
 /// `2025-01-31T09:30:00.123Z`, as Google APIs write times.
-func rfc3339(_ milliseconds: Int64) -> String {
-    var bytes: [UInt8] = []
-    Timestamp.appendISO8601(milliseconds: milliseconds, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-}
+func rfc3339(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 
 private func installationJSON(_ record: InstallationRecord) -> JSONValue {
     [

@@ -33,6 +33,11 @@ final class Daemon: Sendable {
             Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeoutSeconds)),
             Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimitBytes)),
             Self.option(.NOTIFY_COMPLETED, unsafeBitCast(MicroHTTPDCallbacks.requestCompleted, to: Int.self), context),
+            Self.option(
+                .NOTIFY_CONNECTION,
+                unsafeBitCast(MicroHTTPDCallbacks.connectionNotified, to: Int.self),
+                context
+            ),
             Self.option(.UNESCAPE_CALLBACK, unsafeBitCast(MicroHTTPDCallbacks.keepEscaped, to: Int.self)),
         ]
         options.append(Self.option(.END, 0))

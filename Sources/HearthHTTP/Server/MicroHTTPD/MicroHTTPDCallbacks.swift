@@ -40,6 +40,18 @@ enum MicroHTTPDCallbacks {
         )
     }
 
+    /// Hands every connection libmicrohttpd is about to close to ``LingeringClose``, which
+    /// keeps reading it if the client is still sending (libmicrohttpd's `close` follows this
+    /// call; its answer and FIN have gone out already).
+    static let connectionNotified: MHD_NotifyConnectionCallback = { serverContext, connection, _, code in
+        guard code == .CONNECTION_NOTIFY_CLOSED, let serverContext, let connection,
+            let info = CMicroHTTPD_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)
+        else { return }
+        Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue().lingeringClose.adopt(
+            info.pointee.connect_fd
+        )
+    }
+
     /// Leaves paths and query arguments percent-encoded (returns their length unchanged):
     /// libmicrohttpd's own unescaping would decode `%2F` into a path separator before routing,
     /// and does not turn `+` into a space in query values. ``RequestPath`` and ``QueryItems``

@@ -23,7 +23,7 @@ extension ServerCore {
             // Everything is consumed: bytes past the limit are counted and dropped.
             uploadDataSize.pointee = 0
             state.body.append(UnsafeRawBufferPointer(start: uploadData, count: chunkSize))
-            return state.body.shouldAbandon ? .NO : .YES
+            return abandons(state) ? .NO : .YES
         }
         guard !state.answered else {
             // A suspended request comes back here when its deferred response has arrived.
@@ -41,9 +41,18 @@ extension ServerCore {
         return answer(connection: connection, url: url, method: method, state: state)
     }
 
+    /// Whether to stop reading a body that has already failed (413, corrupt gzip): past the
+    /// refusal's drain bounds the connection is closed without an answer.
+    private func abandons(_ state: RequestState) -> Bool {
+        guard state.body.failure != nil else { return false }
+        return state.body.shouldAbandon(discardLimit: refusalDrainBytes)
+            || Self.monotonicNanoseconds() &- state.startNanoseconds > refusalDrainNanoseconds
+    }
+
     /// The first call: headers are in, the body is not. Answers 415 or 413 at once when the
-    /// headers already show the body cannot be accepted (libmicrohttpd then skips the upload and
-    /// closes the connection after the answer).
+    /// headers already show the body cannot be accepted: libmicrohttpd then skips the upload
+    /// and closes the connection after the answer, and ``LingeringClose`` reads what the client
+    /// still sends so that it can finish writing and read the answer.
     private func begin(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,

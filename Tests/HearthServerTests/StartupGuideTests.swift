@@ -1,0 +1,36 @@
+import HearthBase
+import Testing
+
+@testable import HearthServer
+
+@Suite("What start-up tells a newcomer")
+struct StartupGuideTests {
+    @Test("the development seed's lines name the outbox listing, hearth mail list and the emulator host")
+    func developmentSeed() {
+        var options = ServeOptions()
+        options.dataDirectory = "/srv/hearth"
+        let lines = StartupGuide.lines(options, port: 9099)
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("hearth mail list --project demo-project --data /srv/hearth"))
+        #expect(lines[0].contains("GET http://127.0.0.1:9099/emulator/v1/projects/demo-project/oobCodes"))
+        #expect(lines[1].contains("FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099"))
+        #expect(lines[1].contains("http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/"))
+        #expect(lines[1].contains("/securetoken.googleapis.com/v1/token"))
+        #expect(lines[1].contains("/firebaseinstallations.googleapis.com/v1/"))
+    }
+
+    @Test("a server on every interface is reached at loopback, and an SMTP password is never shown")
+    func everyInterfaceAndSMTP() {
+        var options = ServeOptions()
+        options.host = "0.0.0.0"
+        options.configPath = "hearth.json"
+        options.databaseURL = "postgres://hearth:s3cret@db/hearth"
+        options.mail.smtpURL = "smtp://mailer:hunter2@smtp.example.com:587"
+        let lines = StartupGuide.lines(options, port: 8080)
+        #expect(lines[0].contains("sent through smtp://***@smtp.example.com:587"))
+        #expect(lines[0].contains("hearth mail list --project PROJECT --database postgres://***@db/hearth"))
+        #expect(!lines[0].contains("oobCodes"))
+        #expect(lines[1].contains("FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:8080"))
+        #expect(!lines.joined().contains("hunter2") && !lines.joined().contains("s3cret"))
+    }
+}
