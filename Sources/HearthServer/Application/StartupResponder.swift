@@ -2,7 +2,8 @@ import HearthBase
 import HearthHTTP
 import Synchronization
 
-/// Answers requests while the node starts (the store opening, keys being made): `/healthz`
+/// Answers requests while the node starts (projects applied, keys being made; the store is
+/// opened before the port is bound, so a database that fails fails before it): `/healthz`
 /// says `starting` with 503 and everything else is 503 `UNAVAILABLE`. Once the application
 /// is ready, every request goes to its router.
 final class StartupResponder: HTTPResponder {
