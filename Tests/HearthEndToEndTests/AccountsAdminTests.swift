@@ -155,11 +155,17 @@ import Testing
         let ownerElsewhere = try client.admin("/v1/projects/open-project/accounts:lookup", lookup, credential: "owner")
         #expect(ownerElsewhere.status == 401)
 
-        #expect(try hearth(server, ["admin-key", "revoke", "--project", "demo-project", id]).status == 0)
+        #expect(
+            try HearthCommand.run(
+                ["admin-key", "revoke", "--project", "demo-project", id] + ["--data", server.dataDirectory.path]
+            ).status == 0
+        )
         #expect(try client.admin(base + "accounts:lookup", lookup, credential: credential).status == 401)
-        let listing = try hearth(server, ["admin-key", "list", "--project", "demo-project"])
-        #expect(listing.output.contains("\(id)\trevoked"))
-        #expect(!listing.output.contains(String(credential.split(separator: "_").last!)))
+        let listing = try HearthCommand.run([
+            "admin-key", "list", "--project", "demo-project", "--data", server.dataDirectory.path,
+        ])
+        #expect(listing.combined.contains("\(id)\trevoked"))
+        #expect(!listing.combined.contains(String(credential.split(separator: "_").last!)))
     }
 
     @Test func ownerIsRefusedWhenTheSeedDoesNotRun() throws {
@@ -208,27 +214,13 @@ import Testing
 
     /// Makes an admin credential with the real CLI on the server's data directory.
     private func adminKey(_ server: HearthServerProcess, project: String) throws -> (credential: String, id: String) {
-        let result = try hearth(server, ["admin-key", "create", "--project", project, "--label", "test"])
-        try #require(result.status == 0, "admin-key create failed: \(result.output)")
-        let credential = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try HearthCommand.run([
+            "admin-key", "create", "--project", project, "--label", "test", "--data", server.dataDirectory.path,
+        ])
+        try #require(result.status == 0, "admin-key create failed: \(result.combined)")
+        let credential = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let id = String(credential.dropFirst(4).prefix { $0 != "_" })
         return (credential, id)
     }
 
-    private func hearth(_ server: HearthServerProcess, _ arguments: [String]) throws -> (
-        status: Int32, stdout: String, output: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
-        process.arguments = arguments + ["--data", server.dataDirectory.path]
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, out, out + err)
-    }
 }

@@ -5,54 +5,26 @@ import Testing
 /// `hearth` as a command: help, version, and one readable line (exit status ≠ 0) for every
 /// mistake a user makes on the command line.
 @Suite struct CommandLineTests {
-    struct Outcome {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    private func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        return Outcome(
-            status: process.terminationStatus,
-            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            errors: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        )
-    }
-
     @Test func helpAndVersionAnswerOnStandardOutput() throws {
-        let help = try run(["--help"])
+        let help = try HearthCommand.run(["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("usage: hearth"))
-        let serveHelp = try run(["serve", "--help"])
+        let serveHelp = try HearthCommand.run(["serve", "--help"])
         #expect(serveHelp.status == 0)
         #expect(serveHelp.output.contains("--config FILE"))
-        let version = try run(["version"])
+        let version = try HearthCommand.run(["version"])
         #expect(version.status == 0)
         #expect(version.output.hasPrefix("hearth "))
     }
 
     @Test func anUnknownFlagOrCommandIsOneLineAndStatus2() throws {
-        let flag = try run(["serve", "--prot", "80"])
+        let flag = try HearthCommand.run(["serve", "--prot", "80"])
         #expect(flag.status == 2)
         #expect(flag.errors == "hearth serve: unknown flag --prot (see hearth serve --help)\n")
-        let port = try run(["serve", "--port", "http"])
+        let port = try HearthCommand.run(["serve", "--port", "http"])
         #expect(port.status == 2)
         #expect(port.errors.contains("--port must be a whole number"))
-        let command = try run(["sevre"])
+        let command = try HearthCommand.run(["sevre"])
         #expect(command.status == 2)
         #expect(command.errors.split(separator: "\n").count == 1)
     }
@@ -63,7 +35,9 @@ import Testing
         )
         try Data("a file, not a directory".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
-        let outcome = try run(["serve", "--port", "0", "--data", blocker.appendingPathComponent("data").path])
+        let outcome = try HearthCommand.run([
+            "serve", "--port", "0", "--data", blocker.appendingPathComponent("data").path,
+        ])
         #expect(outcome.status == 2)
         #expect(outcome.errors.contains("cannot create data directory"))
         #expect(outcome.errors.split(separator: "\n").count == 1)
@@ -73,7 +47,7 @@ import Testing
         let server = try HearthServerProcess()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-second-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let outcome = try run(["serve", "--port", String(server.port), "--data", data.path])
+        let outcome = try HearthCommand.run(["serve", "--port", String(server.port), "--data", data.path])
         #expect(outcome.status == 2)
         #expect(outcome.errors.contains("\(server.port)"))
         #expect(outcome.errors.lowercased().contains("in use"))
@@ -85,7 +59,7 @@ import Testing
         )
         try Data(#"{"projects":[{"projectId":"Bad","projectNumber":"1","apiKeys":[]}]}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let outcome = try run(["serve", "--port", "0", "--config", file.path])
+        let outcome = try HearthCommand.run(["serve", "--port", "0", "--config", file.path])
         #expect(outcome.status == 2)
         #expect(outcome.errors.contains("projectId must be"))
         #expect(outcome.errors.contains("at least one API key"))
@@ -129,7 +103,9 @@ import Testing
     @Test func adminCredentialsMadeByTheCommandLineAuthoriseAdminCalls() throws {
         let server = try HearthServerProcess()
         let data = server.dataDirectory.path
-        let created = try run(["admin-key", "create", "--project", "demo-project", "--label", "ci", "--data", data])
+        let created = try HearthCommand.run([
+            "admin-key", "create", "--project", "demo-project", "--label", "ci", "--data", data,
+        ])
         #expect(created.status == 0)
         let credential = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(credential.hasPrefix("hak_"))
@@ -145,9 +121,11 @@ import Testing
         #expect(try rotate(credential) == 200)
         #expect(try rotate(credential + "x") == 401)
         let id = credential.split(separator: "_")[1]
-        let listed = try run(["admin-key", "list", "--project", "demo-project", "--data", data])
+        let listed = try HearthCommand.run(["admin-key", "list", "--project", "demo-project", "--data", data])
         #expect(listed.output.contains("\(id)\tactive"))
-        let revoked = try run(["admin-key", "revoke", "--project", "demo-project", String(id), "--data", data])
+        let revoked = try HearthCommand.run([
+            "admin-key", "revoke", "--project", "demo-project", String(id), "--data", data,
+        ])
         #expect(revoked.status == 0)
         #expect(try rotate(credential) == 401)
     }

@@ -165,17 +165,17 @@ import Testing
                 server = try HearthServerProcess(arguments: ["--config", configuration.path, "--dev"])
             }
             let data = server!.dataDirectory.path
-            let outcome = try Self.run(
+            let outcome = try HearthCommand.run(
                 Self.removing(["--data"], from: arguments) + ["--data", data],
-                environment: environment,
-                in: directory
+                in: directory,
+                environment: environment
             )
             #expect(
                 outcome.status == 0,
                 """
                 \(location): `\(command.text)` exited \(outcome.status) (run as `hearth \
                 \(Self.removing(["--data"], from: arguments).joined(separator: " ")) --data <server data>`):
-                \(outcome.output)
+                \(outcome.combined)
                 """
             )
         }
@@ -213,33 +213,6 @@ import Testing
         )
         let status = server.stop()
         #expect(status == 0, "\(block.file):\(block.line): \(what): exit status \(status) on SIGTERM")
-    }
-
-    /// Runs the binary with `arguments` in `directory`; answers its status and everything it printed.
-    private static func run(_ arguments: [String], environment: [String: String], in directory: URL) throws
-        -> (status: Int32, output: String)
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // A file, not a pipe: a chatty command never blocks on a full pipe while we wait.
-        let log = directory.appendingPathComponent("command-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + 60) == .timedOut {
-            process.terminate()
-            exited.wait()
-            return (-1, "timed out after 60 s\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
-        }
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
     // MARK: - Reading command lines

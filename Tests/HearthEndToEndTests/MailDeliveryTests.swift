@@ -204,26 +204,9 @@ import Testing
 
     /// Makes an admin credential with `hearth admin-key create` on the server's data.
     static func adminKey(server: HearthServerProcess, project: String) throws -> String {
-        let output = try runHearth(["admin-key", "create", "--project", project, "--data", server.dataDirectory.path])
+        let output = try HearthCommand.output([
+            "admin-key", "create", "--project", project, "--data", server.dataDirectory.path,
+        ])
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-}
-
-/// Runs the `hearth` binary with `arguments` and answers its standard output; throws when it fails.
-func runHearth(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestHTTPError("hearth \(arguments.joined(separator: " ")) failed: \(errorText)")
-    }
-    return String(decoding: data, as: UTF8.self)
 }

@@ -10,25 +10,6 @@ import Testing
 /// tokens, admin credentials, SMTP and webhook passwords — appears in the server's log, in an
 /// error it answers, or in the command line's output.
 @Suite struct SecretsInLogsTests {
-    /// Runs `hearth <arguments>`; answers its exit status, standard output and standard error.
-    private func hearth(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complained = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: printed, as: UTF8.self),
-            String(decoding: complained, as: UTF8.self)
-        )
-    }
-
     @Test func aFullFlowLeavesNoSecretInTheLogOrInAnyError() throws {
         let smtpPassword = "smtp-Pa55-\(UUID().uuidString.prefix(8))"
         let hookPassword = "hook-Pa55-\(UUID().uuidString.prefix(8))"
@@ -48,11 +29,11 @@ import Testing
         }
 
         // An admin credential of its own (the seed's "owner" is public and printed on purpose).
-        let made = try hearth(["admin-key", "create", "--project", "demo-project", "--label", "ci"] + data)
+        let made = try HearthCommand.run(["admin-key", "create", "--project", "demo-project", "--label", "ci"] + data)
         try #require(made.status == 0, "\(made.errors)")
         let credential = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
         secrets.append(credential)
-        let hook = try hearth(
+        let hook = try HearthCommand.run(
             ["webhooks", "add", "--project", "demo-project", "--url", "http://127.0.0.1:1/hook?token=\(hookPassword)"]
                 + data
         )
@@ -158,9 +139,9 @@ import Testing
 
         #expect(server.waitForOutput("mail delivery failed"))
         #expect(server.waitForOutput("webhook delivery failed"))
-        let listed = try hearth(["webhooks", "list", "--project", "demo-project"] + data)
+        let listed = try HearthCommand.run(["webhooks", "list", "--project", "demo-project"] + data)
         #expect(listed.output.contains("http://127.0.0.1:1/hook?token=***"))
-        let mailList = try hearth(["mail", "list", "--project", "demo-project"] + data)
+        let mailList = try HearthCommand.run(["mail", "list", "--project", "demo-project"] + data)
         server.stop()
 
         let printed = server.output.joined(separator: "\n")
@@ -194,7 +175,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let password = "db-Pa55-\(UUID().uuidString.prefix(8))"
-        let started = try hearth([
+        let started = try HearthCommand.run([
             "serve", "--port", String(port), "--data", directory.path,
             "--database", "postgres://hearth:\(password)@127.0.0.1:5432/hearth",
         ])
@@ -208,7 +189,7 @@ import Testing
         let blocker = directory.appendingPathComponent("not-a-directory")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: blocker)
-        let unopenable = try hearth([
+        let unopenable = try HearthCommand.run([
             "serve", "--port", String(port), "--data", directory.path,
             "--database", "sqlite:\(blocker.path)/hearth.db",
         ])
@@ -231,7 +212,7 @@ import Testing
             """
         try Data(document.utf8).write(to: config)
         let server = try HearthServerProcess(arguments: ["--config", config.path])
-        let shown = try hearth(["project", "show", "mail-project", "--data", server.dataDirectory.path])
+        let shown = try HearthCommand.run(["project", "show", "mail-project", "--data", server.dataDirectory.path])
         server.stop()
         #expect(shown.status == 0, "\(shown.errors)")
         #expect(shown.output.contains("smtp://***@127.0.0.1:1"))
