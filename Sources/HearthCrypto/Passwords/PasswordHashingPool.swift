@@ -1,4 +1,4 @@
-public import HearthBase
+import HearthBase
 import Synchronization
 
 #if canImport(Glibc)
