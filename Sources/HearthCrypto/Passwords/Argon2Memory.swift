@@ -28,6 +28,8 @@ import Synchronization
 final class Argon2Memory {
     private(set) var block: UnsafeMutableRawPointer?
     private(set) var byteCount = 0
+    /// The mapping that holds `block`.
+    private var mapping: (base: UnsafeMutableRawPointer, length: Int)?
     private let statistics: PasswordHashingPool.Counters
 
     init(statistics: PasswordHashingPool.Counters) {
@@ -50,27 +52,46 @@ final class Argon2Memory {
 
     /// A block of `count` bytes: the one held if it has that size, else a new mapping (a hash with
     /// other parameters, from an older PHC string, replaces the block).
+    ///
+    /// The block is backed by transparent huge pages where the kernel gives them on request
+    /// (`madvise` mode, Debian's default): Argon2 reads its reference blocks at pseudo-random
+    /// places across the whole 19 MiB, so with 4 KiB pages most of those reads also miss the TLB.
+    /// Measured hash by hash, alternating the two kinds of block in one C loop over libargon2
+    /// (200 hashes, three runs): 5–8 % less CPU per hash. The mapping is one huge page longer
+    /// than the block so that the block can start on a huge-page boundary; the slack is never
+    /// touched, so it costs address space, not memory.
     func block(byteCount count: Int) -> UnsafeMutableRawPointer? {
         if let block, byteCount == count { return block }
         release()
-        guard let mapped = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            mapped != MAP_FAILED
+        let length = count + Self.hugePageBytes
+        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            base != MAP_FAILED
         else { return nil }
-        block = mapped
+        let aligned = (Int(bitPattern: base) + Self.hugePageBytes - 1) & ~(Self.hugePageBytes - 1)
+        let block = base + (aligned - Int(bitPattern: base))
+        #if os(Linux)
+            _ = madvise(block, count, MADV_HUGEPAGE)  // advice: refused, the block keeps 4 KiB pages
+        #endif
+        mapping = (base, length)
+        self.block = block
         byteCount = count
         statistics.blocksMapped.add(1, ordering: .relaxed)
         statistics.bytesHeld.add(count, ordering: .relaxed)
-        return mapped
+        return block
     }
 
     /// Gives the block back to the kernel.
     func release() {
-        guard let block else { return }
-        munmap(block, byteCount)
+        guard let mapping else { return }
+        munmap(mapping.base, mapping.length)
         statistics.bytesHeld.subtract(byteCount, ordering: .relaxed)
-        self.block = nil
+        self.mapping = nil
+        block = nil
         byteCount = 0
     }
+
+    /// x86-64's and arm64's (4 KiB base pages) transparent huge page size.
+    private static let hugePageBytes = 2 << 20
 
     /// libargon2's allocation callback: the calling thread's block.
     static let allocate: allocate_fptr = { memory, count in
