@@ -62,7 +62,8 @@ extension AccountService {
         return try signedIn(account, project: project, refreshToken: refreshToken, at: now, isNewUser: true)
     }
 
-    /// `accounts:signInWithPassword`, waiting for the answer (see `prepareSignIn`).
+    /// `accounts:signInWithPassword`, waiting for the answer (see `prepareSignIn`). Not for a
+    /// hashing thread, which would wait for its own pool.
     public func signIn(project: Project, email: String?, password: String?, clientAddress: String) throws -> SignedIn {
         let prepared = try prepareSignIn(
             project: project,
