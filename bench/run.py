@@ -193,6 +193,8 @@ def main():
     failed = [r["name"] for r in results["rows"] if r.get("bar") is not None and r["ratio"] is not None and r["ratio"] < r["bar"]]
     if results["idle_rss_mb"] > 50:
         failed.append("idle memory")
+    if any(r.get("rss_after_mb", 0) > 50 for r in results["rows"]):
+        failed.append("idle memory after the sign-in load")
     if failed:
         print("below the bar: " + ", ".join(failed))
 

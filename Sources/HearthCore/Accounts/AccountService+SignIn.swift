@@ -62,7 +62,31 @@ extension AccountService {
         return try signedIn(account, project: project, refreshToken: refreshToken, at: now, isNewUser: true)
     }
 
-    /// `accounts:signInWithPassword`.
+    /// `accounts:signInWithPassword`, waiting for the answer (see `prepareSignIn`). Not for a
+    /// hashing thread, which would wait for its own pool.
+    public func signIn(project: Project, email: String?, password: String?, clientAddress: String) throws -> SignedIn {
+        let prepared = try prepareSignIn(
+            project: project,
+            email: email,
+            password: password,
+            clientAddress: clientAddress
+        )
+        let answer = ConditionLock<Result<SignedIn, any Error>?>(nil)
+        prepared.run { result in answer.withLockThenBroadcast { $0 = result } }
+        return try answer.wait(until: { $0 != nil }) { $0! }.get()
+    }
+
+    /// A sign-in whose request has passed its checks and whose account has been read: `run`
+    /// does the rest without holding the calling thread and calls `completion` once — on a
+    /// hashing thread, or on the store's writer after the session's commit.
+    public struct PreparedSignIn: Sendable {
+        public let run: @Sendable (_ completion: @escaping @Sendable (Result<SignedIn, any Error>) -> Void) -> Void
+    }
+
+    /// `accounts:signInWithPassword`: checks the request and reads the account on the calling
+    /// thread (throwing what is wrong with the request, or `TOO_MANY_ATTEMPTS_TRY_LATER`), and
+    /// answers the rest to do: the password's verification on the hasher's threads, then the
+    /// session's durable write, so that a server thread serves other requests meanwhile.
     ///
     /// Known and unknown emails cost the same: exactly one Argon2id verification each (a real
     /// one, or one against a dummy hash), the same store reads, and the same failure counting.
@@ -70,7 +94,16 @@ extension AccountService {
     /// limit is used up, attempts are refused before any hashing with `TOO_MANY_ATTEMPTS_TRY_LATER`.
     /// With email-enumeration protection (the default) both kinds of failure answer
     /// `INVALID_LOGIN_CREDENTIALS`; without it, `EMAIL_NOT_FOUND` or `INVALID_PASSWORD`.
-    public func signIn(project: Project, email: String?, password: String?, clientAddress: String) throws -> SignedIn {
+    ///
+    /// The ID token is signed on the hashing thread right after the verification, from the
+    /// account as read before it, so the writer's completion only hands the answer over and the
+    /// writer never waits on RSA.
+    public func prepareSignIn(
+        project: Project,
+        email: String?,
+        password: String?,
+        clientAddress: String
+    ) throws -> PreparedSignIn {
         guard let email, !email.isEmpty else { throw AuthError(.invalidEmail) }
         guard let normalized = EmailAddress.normalized(email) else { throw AuthError.invalidEmail }
         guard let password, !password.isEmpty else { throw AuthError(.missingPassword) }
@@ -89,43 +122,70 @@ extension AccountService {
             return .some(try transaction.account(projectID: project.id, email: normalized))
         }
         guard let found else { throw AuthError.tooManyAttempts }
-
-        let matches: Bool
-        if let account = found, let storedHash = account.passwordHash,
-            password.utf8.count <= PasswordPolicy.maximumBytes
-        {
-            matches = hasher.verify(password, against: storedHash)
-        } else {
-            hasher.verifyAgainstDummy(password)
-            matches = false
+        // nil: no hash to check, so the verification is against the dummy.
+        let storedHash = found?.passwordHash.flatMap {
+            password.utf8.count <= PasswordPolicy.maximumBytes ? $0 : nil
         }
 
-        guard let account = found, matches else {
-            let now = clock.nowSeconds()
-            try store.write { transaction in
-                _ = try perAccount.record(accountKey, in: transaction, now: now)
-                _ = try perClient.record(clientKey, in: transaction, now: now)
+        return PreparedSignIn { [self] completion in
+            hasher.verify(password, against: storedHash) { [self] matches in
+                guard let account = found, matches else {
+                    let now = clock.nowSeconds()
+                    let refusal =
+                        project.settings.emailEnumerationProtection
+                        ? AuthError(.invalidLoginCredentials)
+                        : found == nil ? AuthError(.emailNotFound) : AuthError(.invalidPassword)
+                    store.write(
+                        { transaction in
+                            _ = try perAccount.record(accountKey, in: transaction, now: now)
+                            _ = try perClient.record(clientKey, in: transaction, now: now)
+                        },
+                        guarded: true
+                    ) { result in
+                        if case .failure(let error) = result { return completion(.failure(error)) }
+                        completion(.failure(refusal))
+                    }
+                    return
+                }
+                if account.disabled { return completion(.failure(AuthError.userDisabled)) }
+
+                let now = clock.nowMilliseconds()
+                let idToken: String
+                do {
+                    idToken = try idTokens.issue(for: account, project: project, authTimeSeconds: now / 1_000)
+                } catch {
+                    return completion(.failure(error))
+                }
+                store.write(
+                    { [self] transaction in
+                        try perAccount.reset(accountKey, in: transaction)
+                        var current =
+                            try transaction.account(projectID: project.id, localID: account.localID) ?? account
+                        current.lastLoginAt = now
+                        try transaction.updateAccount(current)
+                        let refreshToken = try insertRefreshToken(
+                            for: current,
+                            authTimeSeconds: now / 1_000,
+                            in: transaction,
+                            nowMilliseconds: now
+                        )
+                        return (current, refreshToken)
+                    },
+                    guarded: true
+                ) { result in
+                    completion(
+                        result.map { current, refreshToken in
+                            let tokens = SessionTokens(
+                                idToken: idToken,
+                                refreshToken: refreshToken,
+                                expiresInSeconds: project.settings.idTokenLifetimeSeconds
+                            )
+                            return SignedIn(account: current, tokens: tokens, isNewUser: false)
+                        }
+                    )
+                }
             }
-            if project.settings.emailEnumerationProtection { throw AuthError(.invalidLoginCredentials) }
-            throw found == nil ? AuthError(.emailNotFound) : AuthError(.invalidPassword)
         }
-        if account.disabled { throw AuthError.userDisabled }
-
-        let now = clock.nowMilliseconds()
-        let (signedIn, refreshToken) = try store.write { [self] transaction in
-            try perAccount.reset(accountKey, in: transaction)
-            var current = try transaction.account(projectID: project.id, localID: account.localID) ?? account
-            current.lastLoginAt = now
-            try transaction.updateAccount(current)
-            let token = try insertRefreshToken(
-                for: current,
-                authTimeSeconds: now / 1_000,
-                in: transaction,
-                nowMilliseconds: now
-            )
-            return (current, token)
-        }
-        return try self.signedIn(signedIn, project: project, refreshToken: refreshToken, at: now, isNewUser: false)
     }
 
     /// Signs in the account with `email`, creating it if there is none — what a used email

@@ -6,9 +6,9 @@ public import HearthStore
 /// refresh tokens). Routes translate the wire into calls here; email actions build on the same
 /// calls (find by email, set the password, verify or change the email, sign in by link).
 ///
-/// Every method that hashes a password does so on the calling thread (about 50 ms of one
-/// core with Argon2id) and never inside a write transaction, so the store's single writer is
-/// never held by a hash.
+/// Every method that hashes a password does so through the hasher (about 30 ms of one core
+/// with Argon2id, on its own threads) and never inside a write transaction, so the store's
+/// single writer is never held by a hash.
 public final class AccountService: Sendable {
     public let store: any Store
     public let clock: any Clock

@@ -19,6 +19,7 @@ extension Argon2id {
     ) -> [UInt8]? {
         guard password.count <= Int(UInt32.max), salt.count <= Int(UInt32.max), length > 0 else { return nil }
         var status: Int32 = ARGON2_OK.rawValue
+        let threadMemory = Argon2Memory.current != nil
         let tag = [UInt8](unsafeUninitializedCapacity: length) { output, initialized in
             salt.withUnsafeBufferPointer { salt in
                 secret.withUnsafeBufferPointer { secret in
@@ -43,8 +44,8 @@ extension Argon2id {
                             lanes: parallelism,
                             threads: 1,
                             version: ARGON2_VERSION_13.rawValue,
-                            allocate_cbk: nil,
-                            free_cbk: nil,
+                            allocate_cbk: threadMemory ? Argon2Memory.allocate : nil,
+                            free_cbk: threadMemory ? Argon2Memory.keep : nil,
                             flags: 0  // ARGON2_DEFAULT_FLAGS (a UINT32_C macro Swift does not import)
                         )
                         status = argon2id_ctx(&context)

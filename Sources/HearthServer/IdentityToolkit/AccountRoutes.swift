@@ -59,16 +59,29 @@ extension HearthApplication {
         return .json(.object(object))
     }
 
-    /// `accounts:signInWithPassword` (legacy `verifyPassword`).
+    /// `accounts:signInWithPassword` (legacy `verifyPassword`). Answered later: the password's
+    /// hash runs on the hashing threads and the session's write in a group commit, while this
+    /// thread serves other requests.
     func signIn(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
-        let signedIn = try accounts.signIn(
+        let prepared = try accounts.prepareSignIn(
             project: caller.project,
             email: request.string("email"),
             password: request.string("password"),
             clientAddress: request.request.remoteAddress
         )
+        return .deferred { [self] promise in
+            prepared.run { [self] result in
+                switch result {
+                case .success(let signedIn): promise.succeed(Self.signInResponse(signedIn))
+                case .failure(let error): promise.succeed(errorResponse(error))
+                }
+            }
+        }
+    }
+
+    private static func signInResponse(_ signedIn: AccountService.SignedIn) -> Response {
         let account = signedIn.account
         var object = JSONObject()
         object["kind"] = "identitytoolkit#VerifyPasswordResponse"
