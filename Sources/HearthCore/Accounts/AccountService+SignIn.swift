@@ -152,7 +152,12 @@ extension AccountService {
                 let now = clock.nowMilliseconds()
                 let idToken: String
                 do {
-                    idToken = try idTokens.issue(for: account, project: project, authTimeSeconds: now / 1_000)
+                    idToken = try idTokens.issue(
+                        for: account,
+                        project: project,
+                        authTimeSeconds: now / 1_000,
+                        issuedAtSeconds: now / 1_000
+                    )
                 } catch {
                     return completion(.failure(error))
                 }
@@ -251,7 +256,8 @@ extension AccountService {
             for: account,
             project: project,
             refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
+            authTimeSeconds: now / 1_000,
+            recordedAt: now
         )
         return SignedIn(account: account, tokens: tokens, isNewUser: isNewUser)
     }

@@ -103,7 +103,7 @@ extension AccountService {
     ) throws -> (AccountChanges.Outcome, SessionTokens?) {
         let now = clock.nowMilliseconds()
         let authTime = authTimeSeconds ?? now / 1_000
-        let (outcome, refreshToken) = try write { [self] transaction in
+        let (outcome, session) = try write { [self] transaction in
             let outcome = try apply(
                 changes,
                 toAccount: localID,
@@ -111,7 +111,7 @@ extension AccountService {
                 in: transaction,
                 nowMilliseconds: now
             )
-            guard startSession, !outcome.account.disabled else { return (outcome, String?.none) }
+            guard startSession, !outcome.account.disabled else { return (outcome, (String, Int64)?.none) }
             let issuedAt =
                 outcome.revokesSessions
                 ? SessionRevocation.sessionStart(nowMilliseconds: now, after: outcome.account.sessionsRevokedAt) : now
@@ -121,14 +121,15 @@ extension AccountService {
                 in: transaction,
                 nowMilliseconds: issuedAt
             )
-            return (outcome, token)
+            return (outcome, (token, issuedAt))
         }
-        guard let refreshToken else { return (outcome, nil) }
+        guard let (refreshToken, recordedAt) = session else { return (outcome, nil) }
         let tokens = try sessionTokens(
             for: outcome.account,
             project: project,
             refreshToken: refreshToken,
-            authTimeSeconds: authTime
+            authTimeSeconds: authTime,
+            recordedAt: recordedAt
         )
         return (outcome, tokens)
     }

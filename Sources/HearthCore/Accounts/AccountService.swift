@@ -192,15 +192,22 @@ public final class AccountService: Sendable {
         return token
     }
 
-    /// The tokens of a session whose refresh token is already stored: signs the ID token.
+    /// The tokens of a session whose refresh token is already stored (at `recordedAt`, in
+    /// milliseconds): signs the ID token, issued at that instant.
     public func sessionTokens(
         for account: AccountRecord,
         project: Project,
         refreshToken: String,
-        authTimeSeconds: Int64
+        authTimeSeconds: Int64,
+        recordedAt: Int64
     ) throws -> SessionTokens {
         SessionTokens(
-            idToken: try idTokens.issue(for: account, project: project, authTimeSeconds: authTimeSeconds),
+            idToken: try idTokens.issue(
+                for: account,
+                project: project,
+                authTimeSeconds: authTimeSeconds,
+                issuedAtSeconds: recordedAt / 1_000
+            ),
             refreshToken: refreshToken,
             expiresInSeconds: project.settings.idTokenLifetimeSeconds
         )
@@ -221,7 +228,8 @@ public final class AccountService: Sendable {
             for: account,
             project: project,
             refreshToken: refreshToken,
-            authTimeSeconds: now / 1_000
+            authTimeSeconds: now / 1_000,
+            recordedAt: now
         )
     }
 

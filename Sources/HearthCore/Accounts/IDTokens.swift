@@ -23,10 +23,19 @@ public struct IDTokens: Sendable {
 
     public static func issuer(projectID: String) -> String { "https://securetoken.google.com/\(projectID)" }
 
-    /// Signs an ID token for `account`, issued now.
-    /// - Parameter authTimeSeconds: when the user signed in for this session.
-    public func issue(for account: AccountRecord, project: Project, authTimeSeconds: Int64) throws -> String {
-        let now = clock.nowSeconds()
+    /// Signs an ID token for `account`.
+    /// - Parameters:
+    ///   - authTimeSeconds: when the user signed in for this session.
+    ///   - issuedAtSeconds: the token's `iat`: the instant its session was recorded, so a new
+    ///     session's first token has `iat` equal to `auth_time` as Firebase's have, however long
+    ///     the signing waited; now when `nil` (a refresh).
+    public func issue(
+        for account: AccountRecord,
+        project: Project,
+        authTimeSeconds: Int64,
+        issuedAtSeconds: Int64? = nil
+    ) throws -> String {
+        let now = issuedAtSeconds ?? clock.nowSeconds()
         let key = try keys.activeKey(projectID: project.id, purpose: .idTokens)
         let payload = Self.payload(
             for: account,

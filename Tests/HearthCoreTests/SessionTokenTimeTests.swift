@@ -1,0 +1,52 @@
+import HearthBase
+import HearthCore
+import HearthCrypto
+import Synchronization
+import Testing
+
+/// A clock that moves 700 ms forward each time it is read: any two reads of it fall in
+/// different seconds once a second boundary lies between them.
+final class TickingClock: Clock {
+    private let milliseconds: Atomic<Int64>
+    init(milliseconds: Int64) { self.milliseconds = Atomic(milliseconds) }
+    func nowMilliseconds() -> Int64 { milliseconds.add(700, ordering: .relaxed).oldValue }
+}
+
+@Suite("When a session's first ID token is issued")
+struct SessionTokenTimeTests {
+    private func claims(_ token: String) throws -> JSONValue {
+        let payload = try #require(token.split(separator: ".").dropFirst().first)
+        let bytes = try #require(Base64URL.decode(String(payload)))
+        return try JSONValue.parse(bytes)
+    }
+
+    @Test("sign-up and sign-in tokens have iat equal to auth_time however late they are signed")
+    func firstTokenIsIssuedWhenTheSessionStarts() throws {
+        let temporary = try TemporaryStore()
+        let clock = TickingClock(milliseconds: 1_800_000_000_000)
+        let directory = try ProjectDirectory(store: temporary.store, clock: clock)
+        let project = try directory.save(DevelopmentSeed.project)
+        let keys = KeyRing(store: temporary.store, clock: clock, masterKey: .generate())
+        let service = AccountService(store: temporary.store, clock: clock, keys: keys, hasher: CountingHasher())
+
+        let signedUp = try service.signUp(
+            project: project,
+            email: "ada@example.com",
+            password: "right-password",
+            displayName: nil,
+            clientAddress: "10.0.0.1"
+        )
+        let first = try claims(signedUp.tokens.idToken)
+        #expect(first["iat"] != nil)
+        #expect(first["iat"] == first["auth_time"])
+
+        let signedIn = try service.signIn(
+            project: project,
+            email: "ada@example.com",
+            password: "right-password",
+            clientAddress: "10.0.0.1"
+        )
+        let again = try claims(signedIn.tokens.idToken)
+        #expect(again["iat"] == again["auth_time"])
+    }
+}
