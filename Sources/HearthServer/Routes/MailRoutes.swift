@@ -60,18 +60,16 @@ extension HearthApplication {
         router.post("/hearth/v1/projects/{project}/mail:sendTest") { [self] request in
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
-            let body = try request.jsonBody()
-            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
-            guard let to = try optionalString(body.member("to", "email"), name: "to") else {
+            let fields = try RequestFields(jsonBodyOf: request)
+            guard let to = try fields.string("to") ?? fields.string("email") else {
                 throw GoogleAPIError.invalidArgument("to must be the recipient's email address")
             }
-            let kind = try Self.mailKind(optionalString(body["kind"], name: "kind") ?? MailKind.test.rawValue)
+            let kind = try Self.mailKind(fields.string("kind") ?? MailKind.test.rawValue)
             let languages = LanguagePreferences(
-                explicit: try optionalString(body.member("languageCode", "language_code"), name: "languageCode")
-                    ?? request.headers["x-firebase-locale"],
+                explicit: try fields.string("languageCode") ?? request.headers["x-firebase-locale"],
                 acceptLanguage: request.headers["accept-language"]
             )
-            let displayName = try optionalString(body.member("displayName", "display_name"), name: "displayName")
+            let displayName = try fields.string("displayName")
             let record: OutboxRecord
             do {
                 record = try mailer.queueTestMessage(
@@ -95,13 +93,12 @@ extension HearthApplication {
 
         router.put("/hearth/v1/projects/{project}/mail/templates/{kind}/{language}") { [self] request in
             var (project, kind, language) = try templateRequest(request)
-            let body = try request.jsonBody()
-            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
-            var parts: [String: String] = [:]
-            for name in ["subject", "html", "text"] {
-                parts[name] = try optionalString(body[name], name: name)
-            }
-            let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
+            let fields = try RequestFields(jsonBodyOf: request)
+            let override = MailTemplateOverride(
+                subject: try fields.string("subject"),
+                html: try fields.string("html"),
+                text: try fields.string("text")
+            )
             let problems = override.problems(kind: kind, language: language)
             if !problems.isEmpty { throw GoogleAPIError.invalidArgument(problems.joined(separator: "; ")) }
             project.settings.mail.setOverride(override, kind: kind, language: language)
