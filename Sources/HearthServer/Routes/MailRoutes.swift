@@ -122,17 +122,37 @@ extension HearthApplication {
                 throw GoogleAPIError.notFound("oobCodes are listed for the development seed project only.")
             }
             // Pending codes only: those that would work now (not used, expired or void), as
-            // the emulator lists them.
+            // the emulator lists them; emailed codes and admin-generated links (which no email
+            // holds) in the order they were made.
+            let generated = emailActions.developmentGeneratedLinks()
             let pending = try store.read { transaction in
-                try transaction.outboxActionMessages(projectID: project.id).compactMap { message -> JSONValue? in
+                var listed: [(createdAt: Int64, json: JSONValue)] = []
+                for message in try transaction.outboxActionMessages(projectID: project.id) {
                     guard let action = message.action, let code = action.oobCode,
                         emailActions.isUsable(code, project: project, in: transaction)
-                    else { return nil }
-                    return action.emulatorJSON
+                    else { continue }
+                    listed.append((message.createdAt, action.emulatorJSON))
                 }
+                for link in generated
+                where emailActions.isUsable(link.action.oobCode, project: project, in: transaction) {
+                    listed.append((link.createdAt, Self.emulatorJSON(link.action)))
+                }
+                return listed.enumerated().sorted {
+                    ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset)
+                }
+                .map(\.element.json)
             }
             return .json(.object(["oobCodes": .array(pending)]))
         }
+    }
+
+    /// An admin-generated link as the emulator lists it: `{email, requestType, oobCode, oobLink, newEmail?}`.
+    private static func emulatorJSON(_ action: MailAction) -> JSONValue {
+        var object: JSONObject = ["email": .string(action.email), "requestType": .string(action.requestType.rawValue)]
+        object["oobCode"] = .string(action.oobCode)
+        object["oobLink"] = .string(action.oobLink)
+        object["newEmail"] = action.newEmail.map { .string($0) }
+        return .object(object)
     }
 
     private func templateRequest(_ request: Request) throws(GoogleAPIError) -> (Project, MailKind, String) {
