@@ -378,7 +378,7 @@ public final class EmailActionService: Sendable {
     /// message can be sent to) when the request sends a message.
     private func requireMailable(_ address: String, _ request: Request) throws(AuthError) {
         guard !request.returnOobLink, !MailAddress.isValidAddress(address) else { return }
-        throw AuthError(.invalidEmail, "No email can be sent to this address.")
+        throw AuthError.invalidEmail
     }
 
     private func normalizedEmail(_ given: String?) throws(AuthError) -> String {
@@ -438,7 +438,7 @@ struct SendLimits {
             now: now
         )
         guard admitted else {
-            throw AuthError(.tooManyAttempts, "Too many emails were asked for; try again later.")
+            throw AuthError(.tooManyAttempts)
         }
     }
 }
