@@ -39,7 +39,6 @@ struct IdentityToolkitRequest: Sendable {
     // MARK: - Fields (read through ``fields``)
 
     func has(_ name: String) -> Bool { fields.has(name) }
-    func value(_ name: String) -> JSONValue? { fields.value(name) }
     func string(_ name: String) throws(GoogleAPIError) -> String? { try fields.string(name) }
     func bool(_ name: String) throws(GoogleAPIError) -> Bool? { try fields.bool(name) }
     func int64(_ name: String) throws(GoogleAPIError) -> Int64? { try fields.int64(name) }
