@@ -17,7 +17,7 @@ import Testing
 
     @Test func parsesEveryKindOfValue() throws {
         let value = try parse(#" {"a": [1, -2.5, true, false, null, "x"], "b": {"c": {}} , "d": []} "#)
-        #expect(value == ["a": [1, -2.5, true, false, nil, "x"], "b": ["c": [:]], "d": []])
+        #expect(value == ["a": [1, -2.5, true, false, .null, "x"], "b": ["c": [:]], "d": []])
     }
 
     @Test func parsesScalarsAtTopLevel() throws {

@@ -7,7 +7,7 @@ import Testing
     }
 
     @Test func writesCompactOutputInInsertionOrder() {
-        let value: JSONValue = ["z": 1, "a": [true, nil, "x"], "m": ["n": -2]]
+        let value: JSONValue = ["z": 1, "a": [true, .null, "x"], "m": ["n": -2]]
         #expect(text(value) == #"{"z":1,"a":[true,null,"x"],"m":{"n":-2}}"#)
     }
 

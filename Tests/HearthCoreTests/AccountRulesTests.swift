@@ -46,7 +46,7 @@ import Testing
         }
         #expect(throws: AuthError.self) { try CustomClaims.parse(#"{"role":"#) }
         for name in ["sub", "iss", "firebase", "email", "auth_time"] {
-            #expect(throws: AuthError(.forbiddenClaim, "\"\(name)\" is a reserved claim")) {
+            #expect(throws: AuthError(.forbiddenClaim, name)) {
                 try CustomClaims.parse(#"{"\#(name)":1}"#)
             }
         }

@@ -6,9 +6,11 @@ Usage: FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT python firebase_admin_email_li
 Prints one "ok: ..." line per step and "ALL OK" at the end; any failure raises.
 """
 
+import json
 import os
 import sys
 import urllib.parse
+import urllib.request
 
 import firebase_admin
 from firebase_admin import auth, exceptions
@@ -67,8 +69,22 @@ def main():
     assert link.startswith("https://custom-domain.com/__/auth/links?link="), link
     found = action_parameters(link)
     assert found["mode"] == "signIn" and found["continueUrl"] == "https://www.example.com/finish", link
+    with urllib.request.urlopen(f"http://{host}/emulator/v1/projects/{project}/oobCodes", timeout=30) as response:
+        listed = json.load(response)["oobCodes"]
+    entry = next((item for item in listed if item.get("oobCode") == found["oobCode"]), None)
+    assert entry and entry["oobLink"] == link and entry["email"] == "new.link@example.com", listed
+    assert entry["requestType"] == "EMAIL_SIGNIN", entry
+    step("the generated link is in the development listing")
     status, body = rest(host, "accounts:signInWithEmailLink", {"email": "new.link@example.com", "oobCode": found["oobCode"]}, api_key)
     assert status == 200 and body["isNewUser"] is True and body["idToken"], body
+    status, updated = rest(
+        host,
+        "accounts:update",
+        {"idToken": body["idToken"], "displayName": None, "photoUrl": None, "deleteAttribute": None},
+        api_key,
+    )
+    assert status == 200, updated
+    step("a profile update with null fields accepted")
     assert auth.get_user_by_email("new.link@example.com").email_verified
     step("generate_sign_in_with_email_link (hosting link), signed in")
 

@@ -37,10 +37,6 @@ extension JSONValue: Equatable {
     }
 }
 
-extension JSONValue: ExpressibleByNilLiteral {
-    public init(nilLiteral: ()) { self = .null }
-}
-
 extension JSONValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

@@ -1,7 +1,12 @@
-/// A refusal from the accounts domain, carrying one of Firebase Auth's error codes and an
-/// optional human detail. At the server edge it becomes the Identity Toolkit envelope
+/// A refusal from the accounts domain, carrying one of Firebase Auth's error codes. At the
+/// server edge it becomes the Identity Toolkit envelope
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[...]}}`, which every Firebase
 /// client parses by the code before `" : "`.
+///
+/// The message is worded as Firebase words it, from one table (``Code/wording``): a bare code
+/// where Firebase answers a bare code, so SDKs show their own text (the JS SDK shows a
+/// message's detail instead of its own), and Firebase's detail where it adds one. A detail
+/// Hearth gives a code that Firebase answers bare goes to logs (``description``) only.
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A Firebase Auth error code, as written on the wire.
     public struct Code: RawRepresentable, Sendable, Hashable {
@@ -47,6 +52,84 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let userDisabled = Code(rawValue: "USER_DISABLED")
         public static let userNotFound = Code(rawValue: "USER_NOT_FOUND")
         public static let weakPassword = Code(rawValue: "WEAK_PASSWORD")
+
+        // The action-code settings' refusals (`ActionCodeSettingsError`).
+        public static let invalidAndroidPackageName = Code(rawValue: "INVALID_ANDROID_PACKAGE_NAME")
+        public static let invalidContinueURI = Code(rawValue: "INVALID_CONTINUE_URI")
+        public static let invalidDynamicLinkDomain = Code(rawValue: "INVALID_DYNAMIC_LINK_DOMAIN")
+        public static let invalidHostingLinkDomain = Code(rawValue: "INVALID_HOSTING_LINK_DOMAIN")
+        public static let invalidIOSBundleID = Code(rawValue: "INVALID_IOS_BUNDLE_ID")
+        public static let missingAndroidPackageName = Code(rawValue: "MISSING_ANDROID_PACKAGE_NAME")
+        public static let missingContinueURI = Code(rawValue: "MISSING_CONTINUE_URI")
+        public static let missingIOSBundleID = Code(rawValue: "MISSING_IOS_BUNDLE_ID")
+        public static let unauthorizedDomain = Code(rawValue: "UNAUTHORIZED_DOMAIN")
+
+        /// How Firebase words a code's message.
+        public enum Wording: Sendable, Equatable {
+            /// `CODE` alone.
+            case bare
+            /// `CODE : detail`, always the same detail.
+            case detail(String)
+            /// `CODE : detail` with a detail that names the case (`FORBIDDEN_CLAIM : sub`),
+            /// or `CODE` alone when there is none.
+            case situational
+        }
+
+        /// Every code Hearth sends, worded as Firebase (production, or the Firebase Auth
+        /// emulator, which mirrors it) words it. docs/email-actions.md lists it.
+        public static let wordings: [Code: Wording] = [
+            .apiKeyInvalid: .detail("API key not valid. Please pass a valid API key."),
+            .claimsTooLarge: .bare,
+            .duplicateLocalID: .bare,
+            .emailExists: .bare,
+            .emailNotFound: .bare,
+            .expiredOOBCode: .bare,
+            .forbiddenClaim: .situational,
+            .insufficientPermission: .bare,
+            .invalidAndroidPackageName: .bare,
+            .invalidClaims: .bare,
+            .invalidContinueURI: .situational,
+            .invalidDynamicLinkDomain: .bare,
+            .invalidEmail: .situational,
+            .invalidGrantType: .bare,
+            .invalidHostingLinkDomain: .bare,
+            .invalidIDToken: .bare,
+            .invalidIdentifier: .bare,
+            .invalidIOSBundleID: .bare,
+            .invalidLocalID: .bare,
+            .invalidLoginCredentials: .bare,
+            .invalidOOBCode: .bare,
+            .invalidPageSelection: .bare,
+            .invalidPassword: .bare,
+            .invalidPhoneNumber: .detail("Invalid format."),
+            .invalidRefreshToken: .bare,
+            .invalidRequestType: .detail("Unsupported request parameters."),
+            .missingAndroidPackageName: .bare,
+            .missingContinueURI: .bare,
+            .missingEmail: .bare,
+            .missingGrantType: .bare,
+            .missingIDToken: .bare,
+            .missingIdentifier: .bare,
+            .missingIOSBundleID: .bare,
+            .missingLocalID: .bare,
+            .missingNewEmail: .bare,
+            .missingOOBCode: .bare,
+            .missingPassword: .bare,
+            .missingRefreshToken: .bare,
+            .missingRequestType: .bare,
+            .operationNotAllowed: .situational,
+            .passwordDoesNotMeetRequirements: .situational,
+            .phoneNumberExists: .bare,
+            .tokenExpired: .bare,
+            .tooManyAttempts: .situational,
+            .unauthorizedDomain: .detail("Domain not allowlisted by project"),
+            .userDisabled: .bare,
+            .userNotFound: .bare,
+            .weakPassword: .detail("Password should be at least 6 characters"),
+        ]
+
+        /// This code's wording (a code outside the table is sent bare).
+        public var wording: Wording { Self.wordings[self] ?? .bare }
     }
 
     public var code: Code
@@ -60,37 +143,39 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         self.httpStatus = httpStatus
     }
 
-    /// The envelope's `message`: `CODE` or `CODE : detail`.
+    /// The envelope's `message`, worded as Firebase words it: `CODE` or `CODE : detail`.
     public var message: String {
-        guard let detail, !detail.isEmpty else { return code.rawValue }
-        return "\(code.rawValue) : \(detail)"
+        switch code.wording {
+        case .bare: return code.rawValue
+        case .detail(let fixed): return "\(code.rawValue) : \(fixed)"
+        case .situational:
+            guard let detail, !detail.isEmpty else { return code.rawValue }
+            return "\(code.rawValue) : \(detail)"
+        }
     }
 
-    public var description: String { "\(httpStatus) \(message)" }
+    /// The status, the message, and Hearth's own detail when the message leaves it out (for logs).
+    public var description: String {
+        guard let detail, !detail.isEmpty, !message.hasSuffix(detail) else { return "\(httpStatus) \(message)" }
+        return "\(httpStatus) \(message) (\(detail))"
+    }
 
-    // The errors with the details Firebase gives them.
+    // Common errors.
 
-    public static let weakPassword = AuthError(.weakPassword, "Password should be at least 6 characters")
+    public static let weakPassword = AuthError(.weakPassword)
+    /// A sign-in refused after too many failed attempts, as Firebase words it.
     public static let tooManyAttempts = AuthError(
         .tooManyAttempts,
-        "Too many unsuccessful attempts; the account is temporarily locked. Try again later or reset the password."
+        "Access to this account has been temporarily disabled due to many failed login attempts. "
+            + "You can immediately restore it by resetting your password or you can try again later."
     )
-    public static let userDisabled = AuthError(.userDisabled, "The user account has been disabled by an administrator.")
-    public static let userNotFound = AuthError(
-        .userNotFound,
-        "There is no user record corresponding to this identifier."
-    )
-    public static let invalidIDToken = AuthError(.invalidIDToken, "The user's credential is no longer valid.")
-    public static let tokenExpired = AuthError(
-        .tokenExpired,
-        "The user's credential is no longer valid. The user must sign in again."
-    )
+    public static let userDisabled = AuthError(.userDisabled)
+    public static let userNotFound = AuthError(.userNotFound)
+    public static let invalidIDToken = AuthError(.invalidIDToken)
+    public static let tokenExpired = AuthError(.tokenExpired)
     public static let invalidRefreshToken = AuthError(.invalidRefreshToken)
     public static let invalidEmail = AuthError(.invalidEmail)
     public static let emailExists = AuthError(.emailExists)
-    public static let invalidOOBCode = AuthError(
-        .invalidOOBCode,
-        "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."
-    )
-    public static let expiredOOBCode = AuthError(.expiredOOBCode, "The action code has expired.")
+    public static let invalidOOBCode = AuthError(.invalidOOBCode)
+    public static let expiredOOBCode = AuthError(.expiredOOBCode)
 }

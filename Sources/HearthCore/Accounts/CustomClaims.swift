@@ -24,7 +24,7 @@ public enum CustomClaims {
             throw AuthError(.invalidClaims, "Custom claims must be a JSON object")
         }
         if let clash = object.keys.first(where: { reserved.contains($0) }) {
-            throw AuthError(.forbiddenClaim, "\"\(clash)\" is a reserved claim")
+            throw AuthError(.forbiddenClaim, clash)
         }
         return object.isEmpty ? nil : object
     }

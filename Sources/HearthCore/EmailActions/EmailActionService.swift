@@ -1,5 +1,6 @@
 public import HearthBase
 public import HearthStore
+import Synchronization
 
 /// Email actions: `sendOobCode` makes a code, its link and its email in one durable write;
 /// the code is then inspected, used to reset a password, applied (verify, verify-and-change,
@@ -17,6 +18,18 @@ public final class EmailActionService: Sendable {
     /// Sends the emails of committed requests at once; without one, they wait in the outbox
     /// for a delivery worker's next look.
     public let dispatcher: (any MailDispatcher)?
+    /// The links admins generated (`returnOobLink`) for the development seed, newest last, for
+    /// the same listing: no email holds them. Kept in memory only (a restart forgets them, as
+    /// the Firebase emulator forgets its codes), so no code is stored in clear beyond the
+    /// seed's queued emails; bounded to the latest ``generatedLinkLimit``.
+    private let generatedLinks = Mutex<[GeneratedLink]>([])
+    public static let generatedLinkLimit = 1_000
+
+    /// A link an admin generated for the development seed, and when.
+    public struct GeneratedLink: Sendable, Equatable {
+        public let action: MailAction
+        public let createdAt: Int64
+    }
 
     public init(
         store: any Store,
@@ -119,6 +132,8 @@ public final class EmailActionService: Sendable {
     public struct Queued: Sendable {
         public let sent: Sent
         let mail: QueuedMail?
+        /// A development seed's admin-generated link, listed once the write is durable.
+        var generatedLink: GeneratedLink? = nil
     }
 
     // MARK: - Sending
@@ -177,8 +192,14 @@ public final class EmailActionService: Sendable {
                     in: transaction
                 )
             },
-            committed: { [dispatcher] queued in
+            committed: { [self] queued in
                 if let dispatcher, let mail = queued.mail { dispatcher.deliver(mail) }
+                if let link = queued.generatedLink {
+                    generatedLinks.withLock { links in
+                        links.append(link)
+                        if links.count > Self.generatedLinkLimit { links.removeFirst() }
+                    }
+                }
             }
         )
     }
@@ -267,7 +288,11 @@ public final class EmailActionService: Sendable {
         if target.silent { return Queued(sent: sent, mail: nil) }
         try transaction.insertActionCode(record)
         if let message { try transaction.insertOutboxMessage(message) }
-        return Queued(sent: sent, mail: message.map { QueuedMail(record: $0, composed: mail) })
+        return Queued(
+            sent: sent,
+            mail: message.map { QueuedMail(record: $0, composed: mail) },
+            generatedLink: request.returnOobLink ? action.map { GeneratedLink(action: $0, createdAt: now) } : nil
+        )
     }
 
     /// The target of a password-reset or sign-in-link request for `email`, whose account (if
@@ -353,13 +378,18 @@ public final class EmailActionService: Sendable {
     /// message can be sent to) when the request sends a message.
     private func requireMailable(_ address: String, _ request: Request) throws(AuthError) {
         guard !request.returnOobLink, !MailAddress.isValidAddress(address) else { return }
-        throw AuthError(.invalidEmail, "No email can be sent to this address.")
+        throw AuthError.invalidEmail
     }
 
     private func normalizedEmail(_ given: String?) throws(AuthError) -> String {
         guard let given, !given.isEmpty else { throw AuthError(.missingEmail) }
         guard let email = EmailAddress.normalized(given) else { throw AuthError.invalidEmail }
         return email
+    }
+
+    /// The links admins generated for the development seed since start-up, oldest first.
+    public func developmentGeneratedLinks() -> [GeneratedLink] {
+        generatedLinks.withLock { $0 }
     }
 
     /// What the development tools may show of a queued email's code (seed project only).
@@ -408,7 +438,7 @@ struct SendLimits {
             now: now
         )
         guard admitted else {
-            throw AuthError(.tooManyAttempts, "Too many emails were asked for; try again later.")
+            throw AuthError(.tooManyAttempts)
         }
     }
 }

@@ -13,13 +13,13 @@ extension HearthApplication {
     func addSecureTokenRoutes(to router: inout Router) {
         router.post(
             "/v1/token",
-            identityToolkitForm { [self] request, fields in
+            identityToolkitForm { [self] request in
                 let project = try request.keyProject(in: projects)
-                guard let grantType = fields("grantType"), !grantType.isEmpty else {
+                guard let grantType = try request.string("grantType"), !grantType.isEmpty else {
                     throw AuthError(.missingGrantType)
                 }
                 guard grantType == "refresh_token" else { throw AuthError(.invalidGrantType) }
-                guard let refreshToken = fields("refreshToken"), !refreshToken.isEmpty else {
+                guard let refreshToken = try request.string("refreshToken"), !refreshToken.isEmpty else {
                     throw AuthError(.missingRefreshToken)
                 }
                 let (account, tokens) = try accounts.refresh(project: project, refreshToken: refreshToken)
@@ -55,26 +55,16 @@ extension HearthApplication {
         return writer.bytes
     }
 
-    /// Like ``identityToolkit(_:)``, for a body that may be form-encoded: `fields(name)` reads
-    /// a string field from either encoding, with lenient names.
-    func identityToolkitForm(
-        _ body: @escaping @Sendable (IdentityToolkitRequest, (String) -> String?) throws -> Response
-    ) -> Router.Handler {
+    /// Like ``identityToolkit(_:)``, for a body that may be form-encoded: a form's items are
+    /// string fields, read with the same lenient names as JSON ones.
+    func identityToolkitForm(_ body: @escaping @Sendable (IdentityToolkitRequest) throws -> Response) -> Router.Handler
+    {
         { request in
             do {
                 if Self.isFormEncoded(request) {
-                    let form = request.formItems
-                    let wrapped = IdentityToolkitRequest(request, body: JSONObject())
-                    return try body(wrapped) { name in
-                        let folded = IdentityToolkitRequest.fold(name)
-                        return form.first { IdentityToolkitRequest.fold($0.name) == folded }?.value
-                    }
+                    return try body(IdentityToolkitRequest(request, fields: RequestFields(form: request.formItems)))
                 }
-                let wrapped = try IdentityToolkitRequest(request)
-                return try body(wrapped) { name in
-                    if case .string(let text)? = wrapped.value(name) { return text }
-                    return nil
-                }
+                return try body(IdentityToolkitRequest(request))
             } catch let error as AuthError {
                 return error.envelope.response()
             }

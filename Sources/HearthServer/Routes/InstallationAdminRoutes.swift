@@ -22,9 +22,11 @@ extension HearthApplication {
         router.post("/v1/projects/{project}/installations:verifyToken") { [self] request in
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
-            let body = try installationRequestObject(request)
-            guard let token = body["token"]?.stringValue, !token.isEmpty else {
-                throw GoogleAPIError.invalidArgument("token is required.").withoutErrorsList()
+            let token = try withoutErrorsList { () throws(GoogleAPIError) in
+                guard let token = try RequestFields(jsonBodyOf: request).string("token"), !token.isEmpty else {
+                    throw GoogleAPIError.invalidArgument("token is required.")
+                }
+                return token
             }
             let verified = try answeringInstallationErrors {
                 try installations.registry.verify(token: token, project: project)
@@ -157,22 +159,19 @@ extension HearthApplication {
         router.post("/hearth/v1/projects/{project}/installationWebhooks") { [self] request in
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
-            let body = try installationRequestObject(request)
-            guard let url = body["url"]?.stringValue else {
-                throw GoogleAPIError.invalidArgument("url is required.").withoutErrorsList()
-            }
-            let secret = body["secret"]
-            let description = body["description"]
-            guard secret == nil || secret?.stringValue != nil, description == nil || description?.stringValue != nil
-            else {
-                throw GoogleAPIError.invalidArgument("secret and description must be strings.").withoutErrorsList()
+            let (url, secret, description) = try withoutErrorsList { () throws(GoogleAPIError) in
+                let fields = try RequestFields(jsonBodyOf: request)
+                guard let url = try fields.string("url") else {
+                    throw GoogleAPIError.invalidArgument("url is required.")
+                }
+                return (url, try fields.string("secret"), try fields.string("description") ?? "")
             }
             let (record, issuedSecret) = try answeringInstallationErrors {
                 try installations.webhooks.add(
                     projectID: project.id,
                     url: url,
-                    secret: secret?.stringValue,
-                    description: description?.stringValue ?? ""
+                    secret: secret,
+                    description: description
                 )
             }
             var object = webhookJSON(record)

@@ -19,20 +19,20 @@ extension HearthApplication {
         router.post("/v1/projects/{project}/installations") { [self] request in
             let project = try projectOrNotFound(request)
             try requireInstallationsAPIKey(request, project: project)
-            let body = try installationRequestObject(request)
-            guard let appID = body.member("appId", "app_id")?.stringValue, !appID.isEmpty else {
-                throw GoogleAPIError.invalidArgument("appId is required.").withoutErrorsList()
-            }
-            if let version = body.member("authVersion", "auth_version"), !version.isNull {
-                guard version.stringValue == "FIS_v2" else {
-                    throw GoogleAPIError.invalidArgument("authVersion must be FIS_v2.").withoutErrorsList()
+            let (appID, sdkVersion, requestedFID) = try withoutErrorsList { () throws(GoogleAPIError) in
+                let fields = try RequestFields(jsonBodyOf: request)
+                guard let appID = try fields.string("appId"), !appID.isEmpty else {
+                    throw GoogleAPIError.invalidArgument("appId is required.")
                 }
+                if let version = try fields.string("authVersion"), version != "FIS_v2" {
+                    throw GoogleAPIError.invalidArgument("authVersion must be FIS_v2.")
+                }
+                return (appID, try fields.string("sdkVersion") ?? "", try fields.string("fid"))
             }
-            let sdkVersion = try installationString(body.member("sdkVersion", "sdk_version"), name: "sdkVersion") ?? ""
             let prepared = try answeringInstallationErrors {
                 try installations.registry.prepareRegistration(
                     project: project,
-                    requestedFID: body["fid"]?.stringValue,
+                    requestedFID: requestedFID,
                     appID: appID,
                     sdkVersion: sdkVersion,
                     migrationToken: request.headers["x-goog-fis-ios-iid-migration-auth"]
@@ -61,18 +61,9 @@ extension HearthApplication {
         router.post("/v1/projects/{project}/installations/{fid}/authTokens:generate") { [self] request in
             let project = try projectOrNotFound(request)
             try requireInstallationsAPIKey(request, project: project)
-            let body = try installationRequestObject(request)
-            var appID: String?
-            var sdkVersion: String?
-            if let installation = body["installation"], !installation.isNull {
-                guard installation.objectValue != nil else {
-                    throw GoogleAPIError.invalidArgument("installation must be an object.").withoutErrorsList()
-                }
-                appID = try installationString(installation.member("appId", "app_id"), name: "installation.appId")
-                sdkVersion = try installationString(
-                    installation.member("sdkVersion", "sdk_version"),
-                    name: "installation.sdkVersion"
-                )
+            let (appID, sdkVersion) = try withoutErrorsList { () throws(GoogleAPIError) in
+                let installation = try RequestFields(jsonBodyOf: request).object("installation")
+                return (try installation?.string("appId"), try installation?.string("sdkVersion"))
             }
             let refreshToken = try refreshTokenOrUnauthenticated(request)
             let token = try answeringInstallationErrors {
@@ -93,7 +84,7 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireInstallationsAPIKey(request, project: project)
             // iOS sends `{}`, Android nothing; anything sent must still be JSON.
-            _ = try installationRequestObject(request)
+            _ = try withoutErrorsList { () throws(GoogleAPIError) in try RequestFields(jsonBodyOf: request) }
             let refreshToken = try refreshTokenOrUnauthenticated(request)
             try answeringInstallationErrors {
                 try installations.registry.delete(
@@ -123,18 +114,13 @@ extension HearthApplication {
         }
     }
 
-    /// The body as a JSON object (an empty body is `{}`); anything else is a 400.
-    func installationRequestObject(_ request: Request) throws(GoogleAPIError) -> JSONValue {
-        let body: JSONValue
+    /// Runs `body`, its errors in the Installations API's format (no `errors` list).
+    func withoutErrorsList<Value>(_ body: () throws(GoogleAPIError) -> Value) throws(GoogleAPIError) -> Value {
         do {
-            body = try request.jsonBody()
+            return try body()
         } catch {
             throw error.withoutErrorsList()
         }
-        guard body.objectValue != nil else {
-            throw GoogleAPIError.invalidArgument("The request body must be a JSON object.").withoutErrorsList()
-        }
-        return body
     }
 
     private func refreshTokenOrUnauthenticated(_ request: Request) throws(GoogleAPIError) -> String {
@@ -146,15 +132,6 @@ extension HearthApplication {
         return token
     }
 
-    /// `optionalString` in the Installations API's error format (no `errors` list).
-    private func installationString(_ value: JSONValue?, name: String) throws(GoogleAPIError) -> String? {
-        do {
-            return try optionalString(value, name: name)
-        } catch {
-            throw error.withoutErrorsList()
-        }
-    }
-
     private static func writeAuthToken(_ token: InstallationRegistry.IssuedToken, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("token")
@@ -162,12 +139,5 @@ extension HearthApplication {
         writer.key("expiresIn")
         writer.string("\(token.expiresInSeconds)s")
         writer.endObject()
-    }
-}
-
-extension JSONValue {
-    /// The member under its camelCase name, else its snake_case one.
-    func member(_ camelCase: String, _ snakeCase: String) -> JSONValue? {
-        self[camelCase] ?? self[snakeCase]
     }
 }

@@ -49,8 +49,9 @@ extension HearthApplication {
         router.post("/hearth/v1/projects/{project}/signingKeys:rotate") { [self] request in
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
-            let body = try request.jsonBody()
-            guard let name = body["purpose"]?.stringValue, let purpose = KeyRing.Purpose(rawValue: name) else {
+            guard let name = try RequestFields(jsonBodyOf: request).string("purpose"),
+                let purpose = KeyRing.Purpose(rawValue: name)
+            else {
                 throw GoogleAPIError.invalidArgument("purpose must be \"installations\" or \"idTokens\"")
             }
             let lifetime =

@@ -60,18 +60,16 @@ extension HearthApplication {
         router.post("/hearth/v1/projects/{project}/mail:sendTest") { [self] request in
             let project = try projectOrNotFound(request)
             try requireAdmin(request, project: project)
-            let body = try request.jsonBody()
-            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
-            guard let to = try optionalString(body.member("to", "email"), name: "to") else {
+            let fields = try RequestFields(jsonBodyOf: request)
+            guard let to = try fields.string("to") ?? fields.string("email") else {
                 throw GoogleAPIError.invalidArgument("to must be the recipient's email address")
             }
-            let kind = try Self.mailKind(optionalString(body["kind"], name: "kind") ?? MailKind.test.rawValue)
+            let kind = try Self.mailKind(fields.string("kind") ?? MailKind.test.rawValue)
             let languages = LanguagePreferences(
-                explicit: try optionalString(body.member("languageCode", "language_code"), name: "languageCode")
-                    ?? request.headers["x-firebase-locale"],
+                explicit: try fields.string("languageCode") ?? request.headers["x-firebase-locale"],
                 acceptLanguage: request.headers["accept-language"]
             )
-            let displayName = try optionalString(body.member("displayName", "display_name"), name: "displayName")
+            let displayName = try fields.string("displayName")
             let record: OutboxRecord
             do {
                 record = try mailer.queueTestMessage(
@@ -95,13 +93,12 @@ extension HearthApplication {
 
         router.put("/hearth/v1/projects/{project}/mail/templates/{kind}/{language}") { [self] request in
             var (project, kind, language) = try templateRequest(request)
-            let body = try request.jsonBody()
-            guard body.objectValue != nil else { throw GoogleAPIError.invalidArgument("the body must be an object") }
-            var parts: [String: String] = [:]
-            for name in ["subject", "html", "text"] {
-                parts[name] = try optionalString(body[name], name: name)
-            }
-            let override = MailTemplateOverride(subject: parts["subject"], html: parts["html"], text: parts["text"])
+            let fields = try RequestFields(jsonBodyOf: request)
+            let override = MailTemplateOverride(
+                subject: try fields.string("subject"),
+                html: try fields.string("html"),
+                text: try fields.string("text")
+            )
             let problems = override.problems(kind: kind, language: language)
             if !problems.isEmpty { throw GoogleAPIError.invalidArgument(problems.joined(separator: "; ")) }
             project.settings.mail.setOverride(override, kind: kind, language: language)
@@ -125,17 +122,37 @@ extension HearthApplication {
                 throw GoogleAPIError.notFound("oobCodes are listed for the development seed project only.")
             }
             // Pending codes only: those that would work now (not used, expired or void), as
-            // the emulator lists them.
+            // the emulator lists them; emailed codes and admin-generated links (which no email
+            // holds) in the order they were made.
+            let generated = emailActions.developmentGeneratedLinks()
             let pending = try store.read { transaction in
-                try transaction.outboxActionMessages(projectID: project.id).compactMap { message -> JSONValue? in
+                var listed: [(createdAt: Int64, json: JSONValue)] = []
+                for message in try transaction.outboxActionMessages(projectID: project.id) {
                     guard let action = message.action, let code = action.oobCode,
                         emailActions.isUsable(code, project: project, in: transaction)
-                    else { return nil }
-                    return action.emulatorJSON
+                    else { continue }
+                    listed.append((message.createdAt, action.emulatorJSON))
                 }
+                for link in generated
+                where emailActions.isUsable(link.action.oobCode, project: project, in: transaction) {
+                    listed.append((link.createdAt, Self.emulatorJSON(link.action)))
+                }
+                return listed.enumerated().sorted {
+                    ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset)
+                }
+                .map(\.element.json)
             }
             return .json(.object(["oobCodes": .array(pending)]))
         }
+    }
+
+    /// An admin-generated link as the emulator lists it: `{email, requestType, oobCode, oobLink, newEmail?}`.
+    private static func emulatorJSON(_ action: MailAction) -> JSONValue {
+        var object: JSONObject = ["email": .string(action.email), "requestType": .string(action.requestType.rawValue)]
+        object["oobCode"] = .string(action.oobCode)
+        object["oobLink"] = .string(action.oobLink)
+        object["newEmail"] = action.newEmail.map { .string($0) }
+        return .object(object)
     }
 
     private func templateRequest(_ request: Request) throws(GoogleAPIError) -> (Project, MailKind, String) {

@@ -12,14 +12,6 @@ extension HearthApplication {
         return project
     }
 
-    /// A JSON member as a string: `nil` when absent or `null`, a 400 naming `name` when it is
-    /// of another type (refused, not read as absent).
-    func optionalString(_ value: JSONValue?, name: String) throws(GoogleAPIError) -> String? {
-        guard let value, !value.isNull else { return nil }
-        guard let text = value.stringValue else { throw GoogleAPIError.invalidArgument("\(name) must be a string.") }
-        return text
-    }
-
     /// Refuses the request unless it carries an admin credential of `project`:
     /// 401 when it has none or a bad one, 403 when the credential belongs to another project.
     func requireAdmin(_ request: Request, project: Project) throws(GoogleAPIError) {

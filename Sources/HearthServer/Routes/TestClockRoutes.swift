@@ -14,8 +14,9 @@ extension HearthApplication {
             )
         }
         router.post("/emulator/v1/clock") { [self] request in
-            let body = try request.jsonBody()
-            guard let seconds = body["advanceSeconds"]?.int64Value, seconds >= 0, seconds <= 100 * 365 * 86_400 else {
+            guard let seconds = try RequestFields(jsonBodyOf: request).int64("advanceSeconds"), seconds >= 0,
+                seconds <= 100 * 365 * 86_400
+            else {
                 throw GoogleAPIError.invalidArgument("advanceSeconds must be a whole number of seconds, 0 or more")
             }
             clock.advance(milliseconds: seconds * 1_000)
