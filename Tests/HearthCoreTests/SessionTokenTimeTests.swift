@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthCrypto
+import HearthStore
 import Synchronization
 import Testing
 
@@ -48,5 +49,54 @@ struct SessionTokenTimeTests {
         )
         let again = try claims(signedIn.tokens.idToken)
         #expect(again["iat"] == again["auth_time"])
+    }
+}
+
+/// A hasher whose verification runs `during` first: something that happens while a hash runs.
+final class InterruptedHasher: PasswordHasher {
+    let base = CountingHasher()
+    let during = Mutex<(@Sendable () -> Void)?>(nil)
+    func hash(_ password: String) -> String { base.hash(password) }
+    func verify(_ password: String, against storedHash: String) -> Bool {
+        if let action = during.withLock({ $0 }) { action() }
+        return base.verify(password, against: storedHash)
+    }
+    func verifyAgainstDummy(_ password: String) { base.verifyAgainstDummy(password) }
+}
+
+@Suite("A sign-in racing a change to its account")
+struct SignInRaceTests {
+    @Test("an account disabled while its password is verified gets no session")
+    func disabledDuringTheHash() throws {
+        let temporary = try TemporaryStore()
+        let clock = ManualClock(milliseconds: 1_800_000_000_000)
+        let directory = try ProjectDirectory(store: temporary.store, clock: clock)
+        let project = try directory.save(DevelopmentSeed.project)
+        let keys = KeyRing(store: temporary.store, clock: clock, masterKey: .generate())
+        let hasher = InterruptedHasher()
+        let service = AccountService(store: temporary.store, clock: clock, keys: keys, hasher: hasher)
+        let signedUp = try service.signUp(
+            project: project,
+            email: "ada@example.com",
+            password: "right-password",
+            displayName: nil,
+            clientAddress: "10.0.0.1"
+        )
+        let localID = signedUp.account.localID
+        hasher.during.withLock {
+            $0 = {
+                var changes = AccountChanges()
+                changes.disabled = true
+                _ = try? service.update(project: project, localID: localID, changes: changes)
+            }
+        }
+        #expect(throws: AuthError.userDisabled) {
+            try service.signIn(
+                project: project,
+                email: "ada@example.com",
+                password: "right-password",
+                clientAddress: "10.0.0.1"
+            )
+        }
     }
 }

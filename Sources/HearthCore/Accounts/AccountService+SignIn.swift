@@ -166,6 +166,8 @@ extension AccountService {
                         try perAccount.reset(accountKey, in: transaction)
                         var current =
                             try transaction.account(projectID: project.id, localID: account.localID) ?? account
+                        // Disabled while the hash ran: no session.
+                        if current.disabled { throw AuthError.userDisabled }
                         current.lastLoginAt = now
                         try transaction.updateAccount(current)
                         let refreshToken = try insertRefreshToken(
