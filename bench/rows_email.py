@@ -102,6 +102,7 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
         )
     finally:
         server.stop()
-    entry = row("sendOobCode (password reset)", measured, "installation token generation", reference["rate"], 0.5)
+    # No bar, like installation create (PRODUCT.md §7).
+    entry = row("sendOobCode (password reset)", measured, "installation token generation", reference["rate"], None)
     entry["round_ratios"] = ratios
     return [entry]
