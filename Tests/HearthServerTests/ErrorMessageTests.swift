@@ -1,3 +1,4 @@
+import Foundation
 import HearthBase
 import HearthCore
 import HearthHTTP
@@ -49,6 +50,18 @@ struct ErrorMessageTests {
                 #expect(AuthError(code).message == "\(raw) : \(fixed)")
             }
         }
+    }
+
+    @Test("every code AuthError declares has its wording in the table (a code left out would go bare unseen)")
+    func everyDeclaredCodeIsWorded() throws {
+        let source = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/HearthCore/Accounts/AuthError.swift")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let declared = text.matches(of: /static let \w+ = Code\(rawValue: "([A-Z_]+)"\)/).map { String($0.output.1) }
+        #expect(declared.count > 40)
+        let worded = Set(AuthError.Code.wordings.keys.map(\.rawValue))
+        #expect(declared.filter { !worded.contains($0) } == [])
     }
 
     @Test("requests that meet each refusal get Firebase's exact message")
