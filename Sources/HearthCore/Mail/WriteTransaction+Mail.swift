@@ -58,15 +58,7 @@ extension WriteTransaction {
             template: OutboxRecord.Template(key: mail.body.template.key, source: mail.body.template.source),
             templateValues: mail.body.encodedValues,
             messageID: "<\(id)@\(mail.from.domain)>",
-            action: action.map {
-                OutboxRecord.Action(
-                    requestType: $0.requestType.rawValue,
-                    email: $0.email,
-                    newEmail: $0.newEmail,
-                    oobCode: $0.oobCode,
-                    oobLink: $0.oobLink
-                )
-            },
+            action: action.map(OutboxRecord.Action.init),
             createdAt: nowMilliseconds,
             expiresAt: nowMilliseconds + min(window, Self.longestMailDeliveryMilliseconds)
         )
@@ -98,5 +90,18 @@ extension WriteTransaction {
             }
             return timeDigitCount
         }
+    }
+}
+
+extension OutboxRecord.Action {
+    /// The stored form of an email's action.
+    public init(_ action: MailAction) {
+        self.init(
+            requestType: action.requestType.rawValue,
+            email: action.email,
+            newEmail: action.newEmail,
+            oobCode: action.oobCode,
+            oobLink: action.oobLink
+        )
     }
 }

@@ -10,17 +10,18 @@ extension OutboxRecord {
             "id": .string(id), "messageId": .string(messageID), "kind": .string(kind), "language": .string(language),
             "from": .string(sender), "to": .string(recipient), "subject": .string(subject),
             "state": .string(state.rawValue), "attempts": .int(Int64(attempts)),
-            "createTime": .string(Self.time(createdAt)), "expireTime": .string(Self.time(expiresAt)),
+            "createTime": .string(Timestamp.iso8601(milliseconds: createdAt)),
+            "expireTime": .string(Timestamp.iso8601(milliseconds: expiresAt)),
         ]
         if let lastError { object["lastError"] = .string(lastError) }
         if let transport { object["transport"] = .string(transport) }
         switch state {
-        case .queued: object["nextAttemptTime"] = .string(Self.time(nextAttemptAt))
+        case .queued: object["nextAttemptTime"] = .string(Timestamp.iso8601(milliseconds: nextAttemptAt))
         case .sending:
-            if let claimedUntil { object["claimedUntil"] = .string(Self.time(claimedUntil)) }
+            if let claimedUntil { object["claimedUntil"] = .string(Timestamp.iso8601(milliseconds: claimedUntil)) }
             if let claimedBy { object["claimedBy"] = .string(claimedBy) }
         case .sent, .failed:
-            if let finishedAt { object["finishTime"] = .string(Self.time(finishedAt)) }
+            if let finishedAt { object["finishTime"] = .string(Timestamp.iso8601(milliseconds: finishedAt)) }
         }
         return .object(object)
     }
@@ -42,12 +43,6 @@ extension OutboxRecord {
         }
         if let action { object["action"] = action.emulatorJSON }
         return .object(object)
-    }
-
-    static func time(_ milliseconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        Timestamp.appendISO8601(milliseconds: milliseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

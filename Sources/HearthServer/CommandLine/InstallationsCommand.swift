@@ -50,8 +50,9 @@ enum InstallationsCommand {
             {
                 print(
                     [
-                        record.fid, record.appID, record.sdkVersion, time(record.createdMilliseconds),
-                        time(record.lastSeenMilliseconds),
+                        record.fid, record.appID, record.sdkVersion,
+                        Timestamp.iso8601(milliseconds: record.createdMilliseconds),
+                        Timestamp.iso8601(milliseconds: record.lastSeenMilliseconds),
                     ].joined(separator: "\t")
                 )
             }
@@ -59,10 +60,14 @@ enum InstallationsCommand {
             let fid = try positional("FID")
             if let record = try store.read({ try $0.installation(projectID: projectID, fid: fid) }) {
                 print("fid\t\(record.fid)\nstate\tactive\napp\t\(record.appID)\nsdkVersion\t\(record.sdkVersion)")
-                print("created\t\(time(record.createdMilliseconds))\nlastSeen\t\(time(record.lastSeenMilliseconds))")
+                print(
+                    "created\t\(Timestamp.iso8601(milliseconds: record.createdMilliseconds))\nlastSeen\t\(Timestamp.iso8601(milliseconds: record.lastSeenMilliseconds))"
+                )
             } else if let tombstone = try store.read({ try $0.installationTombstone(projectID: projectID, fid: fid) }) {
                 print("fid\t\(tombstone.fid)\nstate\tdeleted\napp\t\(tombstone.appID)")
-                print("deleted\t\(time(tombstone.deletedMilliseconds))\ncause\t\(tombstone.cause)")
+                print(
+                    "deleted\t\(Timestamp.iso8601(milliseconds: tombstone.deletedMilliseconds))\ncause\t\(tombstone.cause)"
+                )
                 for delivery in try store.read({ try $0.installationDeliveries(projectID: projectID, fid: fid) }) {
                     print("delivery\t" + describe(delivery))
                 }
@@ -86,14 +91,17 @@ enum InstallationsCommand {
             switch outcome {
             case .deleted: print("deleted \(fid)")
             case .alreadyDeleted(let tombstone):
-                throw UsageError("hearth \(name): \(fid) was already deleted at \(time(tombstone.deletedMilliseconds))")
+                throw UsageError(
+                    "hearth \(name): \(fid) was already deleted at \(Timestamp.iso8601(milliseconds: tombstone.deletedMilliseconds))"
+                )
             case .notFound: throw UsageError("hearth \(name): no installation \(fid) in \(projectID)")
             }
         case ("webhooks", "list"):
             for hook in try store.read({ try $0.installationWebhooks(projectID: projectID) }) {
                 print(
                     [
-                        hook.webhookID, RedactedURL(hook.url).description, time(hook.createdMilliseconds),
+                        hook.webhookID, RedactedURL(hook.url).description,
+                        Timestamp.iso8601(milliseconds: hook.createdMilliseconds),
                         hook.description,
                     ].joined(separator: "\t")
                 )
@@ -136,12 +144,14 @@ enum InstallationsCommand {
 
     private static func describe(_ delivery: InstallationDeliveryRecord) -> String {
         var fields = [delivery.webhookID, delivery.fid, delivery.state.rawValue, "attempts=\(delivery.attempts)"]
-        if delivery.state == .pending { fields.append("next=\(time(delivery.nextAttemptMilliseconds))") }
+        if delivery.state == .pending {
+            fields.append("next=\(Timestamp.iso8601(milliseconds: delivery.nextAttemptMilliseconds))")
+        }
         if let status = delivery.lastStatus { fields.append("lastStatus=\(status)") }
         if let error = delivery.lastError { fields.append("lastError=\(error)") }
-        if let delivered = delivery.deliveredMilliseconds { fields.append("delivered=\(time(delivered))") }
+        if let delivered = delivery.deliveredMilliseconds {
+            fields.append("delivered=\(Timestamp.iso8601(milliseconds: delivered))")
+        }
         return fields.joined(separator: "\t")
     }
-
-    private static func time(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 }

@@ -43,7 +43,9 @@ enum AccountJSON {
         object["disabled"] = .bool(account.disabled)
         if let lastLogin = account.lastLoginAt { object["lastLoginAt"] = .string(String(lastLogin)) }
         object["createdAt"] = .string(String(account.createdAt))
-        if let lastRefresh = account.lastRefreshAt { object["lastRefreshAt"] = .string(rfc3339(lastRefresh)) }
+        if let lastRefresh = account.lastRefreshAt {
+            object["lastRefreshAt"] = .string(Timestamp.iso8601(milliseconds: lastRefresh))
+        }
         if let claims = account.customAttributes { object["customAttributes"] = .string(claims) }
         if account.emailLinkSignIn { object["emailLinkSignin"] = .bool(true) }
         return .object(object)
@@ -98,6 +100,4 @@ enum AccountJSON {
         object["refreshToken"] = .string(tokens.refreshToken)
         object["expiresIn"] = .string(String(tokens.expiresInSeconds))
     }
-
-    static func rfc3339(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
 }

@@ -35,7 +35,7 @@ extension HearthApplication {
                 "fid": .string(verified.fid),
                 "appId": .string(verified.appID),
                 "projectNumber": .string(verified.projectNumber),
-                "expireTime": .string(rfc3339(verified.expiresAt * 1_000)),
+                "expireTime": .string(Timestamp.iso8601(milliseconds: verified.expiresAt * 1_000)),
                 "exp": .int(verified.expiresAt),
             ]
             if let issuedAt = verified.issuedAt { object["iat"] = .int(issuedAt) }
@@ -202,17 +202,14 @@ extension HearthApplication {
 
 // MARK: - Rendering
 
-/// `2025-01-31T09:30:00.123Z`, as Google APIs write times.
-func rfc3339(_ milliseconds: Int64) -> String { Timestamp.iso8601(milliseconds: milliseconds) }
-
 private func installationJSON(_ record: InstallationRecord) -> JSONValue {
     [
         "fid": .string(record.fid),
         "appId": .string(record.appID),
         "state": "ACTIVE",
         "sdkVersion": .string(record.sdkVersion),
-        "createTime": .string(rfc3339(record.createdMilliseconds)),
-        "lastSeenTime": .string(rfc3339(record.lastSeenMilliseconds)),
+        "createTime": .string(Timestamp.iso8601(milliseconds: record.createdMilliseconds)),
+        "lastSeenTime": .string(Timestamp.iso8601(milliseconds: record.lastSeenMilliseconds)),
     ]
 }
 
@@ -223,7 +220,7 @@ private func tombstoneJSON(_ tombstone: InstallationTombstoneRecord, deliveries:
         "fid": .string(tombstone.fid),
         "appId": .string(tombstone.appID),
         "state": "DELETED",
-        "deleteTime": .string(rfc3339(tombstone.deletedMilliseconds)),
+        "deleteTime": .string(Timestamp.iso8601(milliseconds: tombstone.deletedMilliseconds)),
         "cause": .string(tombstone.cause),
         "deliveries": .array(deliveries.map { deliveryJSON($0, withFID: false) }),
     ]
@@ -234,11 +231,15 @@ private func deliveryJSON(_ delivery: InstallationDeliveryRecord, withFID: Bool)
     if withFID { object["fid"] = .string(delivery.fid) }
     object["state"] = .string(delivery.state.rawValue)
     object["attempts"] = .int(Int64(delivery.attempts))
-    if let at = delivery.lastAttemptMilliseconds { object["lastAttemptTime"] = .string(rfc3339(at)) }
+    if let at = delivery.lastAttemptMilliseconds {
+        object["lastAttemptTime"] = .string(Timestamp.iso8601(milliseconds: at))
+    }
     if let status = delivery.lastStatus { object["lastStatus"] = .int(Int64(status)) }
     if let error = delivery.lastError { object["lastError"] = .string(error) }
-    if delivery.state == .pending { object["nextAttemptTime"] = .string(rfc3339(delivery.nextAttemptMilliseconds)) }
-    if let at = delivery.deliveredMilliseconds { object["deliverTime"] = .string(rfc3339(at)) }
+    if delivery.state == .pending {
+        object["nextAttemptTime"] = .string(Timestamp.iso8601(milliseconds: delivery.nextAttemptMilliseconds))
+    }
+    if let at = delivery.deliveredMilliseconds { object["deliverTime"] = .string(Timestamp.iso8601(milliseconds: at)) }
     return .object(object)
 }
 
@@ -247,7 +248,7 @@ private func webhookJSON(_ record: InstallationWebhookRecord) -> JSONObject {
         "webhookId": .string(record.webhookID),
         "url": .string(record.url),
         "description": .string(record.description),
-        "createTime": .string(rfc3339(record.createdMilliseconds)),
+        "createTime": .string(Timestamp.iso8601(milliseconds: record.createdMilliseconds)),
     ]
 }
 

@@ -135,7 +135,7 @@ extension HearthApplication {
                 }
                 for link in generated
                 where emailActions.isUsable(link.action.oobCode, project: project, in: transaction) {
-                    listed.append((link.createdAt, Self.emulatorJSON(link.action)))
+                    listed.append((link.createdAt, OutboxRecord.Action(link.action).emulatorJSON))
                 }
                 return listed.enumerated().sorted {
                     ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset)
@@ -144,15 +144,6 @@ extension HearthApplication {
             }
             return .json(.object(["oobCodes": .array(pending)]))
         }
-    }
-
-    /// An admin-generated link as the emulator lists it: `{email, requestType, oobCode, oobLink, newEmail?}`.
-    private static func emulatorJSON(_ action: MailAction) -> JSONValue {
-        var object: JSONObject = ["email": .string(action.email), "requestType": .string(action.requestType.rawValue)]
-        object["oobCode"] = .string(action.oobCode)
-        object["oobLink"] = .string(action.oobLink)
-        object["newEmail"] = action.newEmail.map { .string($0) }
-        return .object(object)
     }
 
     private func templateRequest(_ request: Request) throws(GoogleAPIError) -> (Project, MailKind, String) {
