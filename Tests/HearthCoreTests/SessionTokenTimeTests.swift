@@ -13,6 +13,17 @@ final class TickingClock: Clock {
     func nowMilliseconds() -> Int64 { milliseconds.add(700, ordering: .relaxed).oldValue }
 }
 
+/// An account service on a fresh store with the seed project, `clock` and `hasher` (keep the
+/// store alive while the service is used).
+private func accountService(clock: any Clock, hasher: any PasswordHasher) throws -> (
+    TemporaryStore, Project, AccountService
+) {
+    let temporary = try TemporaryStore()
+    let project = try ProjectDirectory(store: temporary.store, clock: clock).save(DevelopmentSeed.project)
+    let keys = KeyRing(store: temporary.store, clock: clock, masterKey: .generate())
+    return (temporary, project, AccountService(store: temporary.store, clock: clock, keys: keys, hasher: hasher))
+}
+
 @Suite("When a session's first ID token is issued")
 struct SessionTokenTimeTests {
     private func claims(_ token: String) throws -> JSONValue {
@@ -23,12 +34,11 @@ struct SessionTokenTimeTests {
 
     @Test("sign-up and sign-in tokens have iat equal to auth_time however late they are signed")
     func firstTokenIsIssuedWhenTheSessionStarts() throws {
-        let temporary = try TemporaryStore()
-        let clock = TickingClock(milliseconds: 1_800_000_000_000)
-        let directory = try ProjectDirectory(store: temporary.store, clock: clock)
-        let project = try directory.save(DevelopmentSeed.project)
-        let keys = KeyRing(store: temporary.store, clock: clock, masterKey: .generate())
-        let service = AccountService(store: temporary.store, clock: clock, keys: keys, hasher: CountingHasher())
+        let (temporary, project, service) = try accountService(
+            clock: TickingClock(milliseconds: 1_800_000_000_000),
+            hasher: CountingHasher()
+        )
+        defer { withExtendedLifetime(temporary) {} }
 
         let signedUp = try service.signUp(
             project: project,
@@ -68,13 +78,12 @@ final class InterruptedHasher: PasswordHasher {
 struct SignInRaceTests {
     @Test("an account disabled while its password is verified gets no session")
     func disabledDuringTheHash() throws {
-        let temporary = try TemporaryStore()
-        let clock = ManualClock(milliseconds: 1_800_000_000_000)
-        let directory = try ProjectDirectory(store: temporary.store, clock: clock)
-        let project = try directory.save(DevelopmentSeed.project)
-        let keys = KeyRing(store: temporary.store, clock: clock, masterKey: .generate())
         let hasher = InterruptedHasher()
-        let service = AccountService(store: temporary.store, clock: clock, keys: keys, hasher: hasher)
+        let (temporary, project, service) = try accountService(
+            clock: ManualClock(milliseconds: 1_800_000_000_000),
+            hasher: hasher
+        )
+        defer { withExtendedLifetime(temporary) {} }
         let signedUp = try service.signUp(
             project: project,
             email: "ada@example.com",
