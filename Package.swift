@@ -43,6 +43,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthBase", "HearthCore", "HearthCrypto", "HearthHTTP", "HearthMail", "HearthNetwork", "HearthStore",
+                "HearthWire",
             ]
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
@@ -64,7 +65,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthStore", "HearthBase", "HearthCrypto"]
+            dependencies: [
+                "HearthServer", "HearthHTTP", "HearthCore", "HearthStore", "HearthBase", "HearthCrypto", "HearthWire",
+            ]
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]

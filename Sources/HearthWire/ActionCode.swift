@@ -147,7 +147,8 @@ public struct ActionCodeSettingsFields: Sendable, Codable, Equatable {
         self.dynamicLinkDomain = dynamicLinkDomain
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case continueURL = "continueUrl"
         case canHandleCodeInApp
         case iOSBundleID = "iOSBundleId"

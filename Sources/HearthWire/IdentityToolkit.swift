@@ -62,7 +62,8 @@ public struct SignInResponse: Sendable, Codable, Equatable {
         self.registered = registered
         self.isNewUser = isNewUser
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case kind
         case localID = "localId"
         case email, displayName, idToken, refreshToken, expiresIn, registered, isNewUser
@@ -127,7 +128,8 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     /// The typed operation of `requestType`.
     public var operation: ActionCodeOperation { ActionCodeOperation(requestType: requestType) }
 
-    enum CodingKeys: String, CodingKey { case requestType, email, newEmail, idToken, returnOobLink }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case requestType, email, newEmail, idToken, returnOobLink }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -233,7 +235,8 @@ public struct UpdateAccountRequest: Sendable, Codable, Equatable {
         self.validSince = validSince
         self.returnSecureToken = returnSecureToken
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case idToken
         case localID = "localId"
         case oobCode, email, password, displayName, emailVerified, disableUser
@@ -270,7 +273,8 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case kind
         case localID = "localId"
         case email, displayName, emailVerified, idToken, refreshToken, expiresIn
@@ -287,7 +291,8 @@ public struct LookupRequest: Sendable, Codable, Equatable {
         self.localID = localID
         self.email = email
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case idToken
         case localID = "localId"
         case email
@@ -334,7 +339,8 @@ public struct UserRecord: Sendable, Codable, Equatable {
         self.passwordUpdatedAt = passwordUpdatedAt
         self.customAttributes = customAttributes
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case localID = "localId"
         case email, emailVerified, displayName
         case photoURL = "photoUrl"
@@ -361,7 +367,8 @@ public struct DeleteAccountRequest: Sendable, Codable, Equatable {
         self.idToken = idToken
         self.localID = localID
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case idToken
         case localID = "localId"
     }
@@ -431,7 +438,8 @@ public struct CreateAccountRequest: Sendable, Codable, Equatable {
         self.emailVerified = emailVerified
         self.disabled = disabled
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case localID = "localId"
         case email, password, displayName, emailVerified, disabled
     }
@@ -446,7 +454,8 @@ public struct RefreshTokenRequest: Sendable, Codable, Equatable {
         self.grantType = "refresh_token"
         self.refreshToken = refreshToken
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case grantType = "grant_type"
         case refreshToken = "refresh_token"
     }
@@ -486,7 +495,8 @@ public struct RefreshTokenResponse: Sendable, Codable, Equatable {
         self.userID = userID
         self.projectID = projectID
     }
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case accessToken = "access_token"
         case expiresIn = "expires_in"
         case tokenType = "token_type"

@@ -41,9 +41,9 @@ public enum InstallationID {
 }
 
 /// Unpadded URL-safe base64 (RFC 4648 §5), as FIDs and JWKs use it.
-public enum Base64URL {
+enum Base64URL {
     /// `bytes` encoded without padding.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text = Data(bytes).base64EncodedString()
         text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
@@ -51,7 +51,7 @@ public enum Base64URL {
     }
 
     /// The bytes `text` encodes (padding optional), or nil when it is not base64url.
-    public static func decode(_ text: String) -> [UInt8]? {
+    static func decode(_ text: String) -> [UInt8]? {
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while standard.count % 4 != 0 { standard += "=" }
         return Data(base64Encoded: standard).map { [UInt8]($0) }
@@ -77,21 +77,6 @@ public enum FISAuthorization {
     }
 }
 
-/// Wire field names of the Firebase Installations calls, shared by the server's routes and
-/// the SDKs' Codable types.
-public enum InstallationsField {
-    public static let fid = "fid"
-    public static let appID = "appId"
-    public static let authVersion = "authVersion"
-    public static let sdkVersion = "sdkVersion"
-    public static let name = "name"
-    public static let refreshToken = "refreshToken"
-    public static let authToken = "authToken"
-    public static let token = "token"
-    public static let expiresIn = "expiresIn"
-    public static let installation = "installation"
-}
-
 /// Body of `POST /v1/projects/{project}/installations` (header `x-goog-api-key`).
 public struct CreateInstallationRequest: Sendable, Codable, Equatable {
     /// The FID the client made; the server keeps a well-formed one and replaces anything else.
@@ -110,7 +95,8 @@ public struct CreateInstallationRequest: Sendable, Codable, Equatable {
         self.sdkVersion = sdkVersion
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable {
         case fid
         case appID = "appId"
         case authVersion, sdkVersion
@@ -128,6 +114,9 @@ public struct InstallationAuthToken: Sendable, Codable, Equatable {
         self.token = token
         self.expiresIn = expiresIn
     }
+
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case token, expiresIn }
 
     /// `expiresIn` as seconds, or nil when it is not `<number>s`.
     public var expiresInSeconds: Double? { WireDuration.seconds(expiresIn) }
@@ -151,6 +140,9 @@ public struct CreateInstallationResponse: Sendable, Codable, Equatable {
         self.refreshToken = refreshToken
         self.authToken = authToken
     }
+
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case name, fid, refreshToken, authToken }
 }
 
 /// Body of `POST .../installations/{fid}/authTokens:generate`.
@@ -163,7 +155,8 @@ public struct GenerateAuthTokenRequest: Sendable, Codable, Equatable {
             self.sdkVersion = sdkVersion
             self.appID = appID
         }
-        enum CodingKeys: String, CodingKey {
+        /// The wire field names.
+        public enum CodingKeys: String, CodingKey, Sendable {
             case sdkVersion
             case appID = "appId"
         }
@@ -171,6 +164,9 @@ public struct GenerateAuthTokenRequest: Sendable, Codable, Equatable {
     public var installation: Installation
 
     public init(installation: Installation) { self.installation = installation }
+
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case installation }
 }
 
 /// The answer to `authTokens:generate`: `{token, expiresIn}`.
