@@ -148,4 +148,17 @@ struct WireShapeTests {
         )
         #expect(try decode(GoogleErrorEnvelope.self, weak).error.wireCode == .weakPassword)
     }
+
+    @Test("HearthWire's error codes are exactly the codes the server's AuthError declares")
+    func errorCodes() throws {
+        let source = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/HearthCore/Accounts/AuthError.swift")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let declared = Set(
+            text.matches(of: /static let \w+ = Code\(rawValue: "([A-Z_]+)"\)/).map { String($0.output.1) }
+        )
+        #expect(declared.count > 40)
+        #expect(declared == Set(WireErrorCode.allCases.map(\.rawValue)))
+    }
 }

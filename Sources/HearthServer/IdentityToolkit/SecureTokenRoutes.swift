@@ -2,6 +2,7 @@ import HearthBase
 import HearthCore
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// `POST /v1/token` (also under `/securetoken.googleapis.com`): exchanges a refresh token
@@ -32,26 +33,14 @@ extension HearthApplication {
     /// for clients that read those. `access_token` is the ID token, as in Firebase.
     static func tokenResponse(_ tokens: SessionTokens, localID: String, projectNumber: String) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 2 * tokens.idToken.utf8.count + 512)
-        let expiresIn = String(tokens.expiresInSeconds)
-        let fields: [(snake: String, camel: String, value: String)] = [
-            ("access_token", "accessToken", tokens.idToken),
-            ("expires_in", "expiresIn", expiresIn),
-            ("token_type", "tokenType", "Bearer"),
-            ("refresh_token", "refreshToken", tokens.refreshToken),
-            ("id_token", "idToken", tokens.idToken),
-            ("user_id", "userId", localID),
-            ("project_id", "projectId", projectNumber),
-        ]
-        writer.beginObject()
-        for field in fields {
-            writer.key(field.snake)
-            writer.string(field.value)
-        }
-        for field in fields {
-            writer.key(field.camel)
-            writer.string(field.value)
-        }
-        writer.endObject()
+        RefreshTokenResponse(
+            accessToken: tokens.idToken,
+            expiresIn: String(tokens.expiresInSeconds),
+            refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken,
+            userID: localID,
+            projectID: projectNumber
+        ).write(to: &writer)
         return writer.bytes
     }
 

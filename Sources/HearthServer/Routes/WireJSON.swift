@@ -46,3 +46,30 @@ extension CreateInstallationResponse {
         writer.endObject()
     }
 }
+
+extension RefreshTokenResponse {
+    /// The snake_case fields Google sends, then their camelCase twins for clients that read those.
+    func write(to writer: inout JSONWriter) {
+        let fields: [(key: CodingKeys, twin: String, value: String?)] = [
+            (.accessToken, "accessToken", accessToken),
+            (.expiresIn, "expiresIn", expiresIn),
+            (.tokenType, "tokenType", tokenType),
+            (.refreshToken, "refreshToken", refreshToken),
+            (.idToken, "idToken", idToken),
+            (.userID, "userId", userID),
+            (.projectID, "projectId", projectID),
+        ]
+        writer.beginObject()
+        for field in fields {
+            guard let value = field.value else { continue }
+            writer.key(field.key)
+            writer.string(value)
+        }
+        for field in fields {
+            guard let value = field.value else { continue }
+            writer.key(field.twin)
+            writer.string(value)
+        }
+        writer.endObject()
+    }
+}
