@@ -149,6 +149,31 @@ struct WireShapeTests {
         #expect(try decode(GoogleErrorEnvelope.self, weak).error.wireCode == .weakPassword)
     }
 
+    @Test("admin paging and installation deletion decode into HearthWire's types")
+    func admin() throws {
+        let app = try TestApplication()
+        for index in 0..<3 { _ = try app.signUp("page\(index)@example.com") }
+        var seen: [String] = []
+        var pageToken: String?
+        repeat {
+            let query = "maxResults=2" + (pageToken.map { "&nextPageToken=\($0)" } ?? "")
+            let page = app.admin(
+                .get,
+                IdentityToolkitPath.admin(project: TestApplication.projectID, "accounts:batchGet") + "?\(query)"
+            )
+            #expect(page.status == 200, "\(page.text)")
+            let decoded = try decode(BatchGetAccountsResponse.self, page)
+            seen += (decoded.users ?? []).compactMap(\.email)
+            pageToken = decoded.nextPageToken
+        } while pageToken != nil && seen.count < 10
+        #expect(Set(seen) == ["page0@example.com", "page1@example.com", "page2@example.com"])
+
+        let fid = try app.registerInstallation().fid
+        let deleted = app.admin(.delete, InstallationsPath.adminDelete(project: TestApplication.projectID, fid: fid))
+        #expect(deleted.status == 200, "\(deleted.text)")
+        _ = try decode(DeleteInstallationResponse.self, deleted)
+    }
+
     @Test("HearthWire's error codes are exactly the codes the server's AuthError declares")
     func errorCodes() throws {
         let source = URL(fileURLWithPath: #filePath)
