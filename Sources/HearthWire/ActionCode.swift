@@ -41,8 +41,8 @@ public enum ActionCodeOperation: Int, Sendable, Codable, CaseIterable {
 }
 
 /// How an email action's link continues: the continue URL, and which app may handle it.
-/// One type shared by the client and admin SDKs. Not thread-safe to mutate from several
-/// threads at once in Firebase; here every access is guarded so it is `Sendable`.
+/// One type shared by the client and admin SDKs; every access is guarded by a lock, so it is
+/// `Sendable`.
 public final class ActionCodeSettings: @unchecked Sendable {
     private let lock = NSLock()
     private var _url: URL?
