@@ -114,17 +114,26 @@ public final class ActionCodeSettings: @unchecked Sendable {
 
 /// The `ActionCodeSettings` fields of an `accounts:sendOobCode` body, flattened into it.
 public struct ActionCodeSettingsFields: Sendable, Codable, Equatable {
+    /// The continue URL (`continueUrl`).
     public var continueURL: String?
+    /// Whether the app opens the link itself.
     public var canHandleCodeInApp: Bool?
+    /// The iOS bundle ID (`iOSBundleId`).
     public var iOSBundleID: String?
+    /// The App Store ID (`iOSAppStoreId`).
     public var iOSAppStoreID: String?
+    /// The Android package name.
     public var androidPackageName: String?
+    /// Whether Android should offer to install the app.
     public var androidInstallApp: Bool?
+    /// The minimum Android app version.
     public var androidMinimumVersion: String?
+    /// The Hosting link domain that wraps the link.
     public var linkDomain: String?
     /// The retired Dynamic Links domain; the server answers it with a clear error.
     public var dynamicLinkDomain: String?
 
+    /// Makes the value from its fields.
     public init(
         continueURL: String? = nil,
         canHandleCodeInApp: Bool? = nil,

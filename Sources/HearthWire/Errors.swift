@@ -4,9 +4,13 @@ public struct GoogleErrorEnvelope: Sendable, Codable, Equatable {
     public struct Body: Sendable, Codable, Equatable {
         /// One entry of `errors`.
         public struct Item: Sendable, Codable, Equatable {
+            /// The error's message.
             public var message: String?
+            /// The error's domain (`global`).
             public var domain: String?
+            /// The error's reason (`invalid`).
             public var reason: String?
+            /// Makes the value from its fields.
             public init(message: String?, domain: String? = "global", reason: String? = "invalid") {
                 self.message = message
                 self.domain = domain
@@ -22,6 +26,7 @@ public struct GoogleErrorEnvelope: Sendable, Codable, Equatable {
         /// The canonical status (`NOT_FOUND`, `INVALID_ARGUMENT`, …) Installations answers.
         public var status: String?
 
+        /// Makes the value from its fields.
         public init(code: Int, message: String, errors: [Item]? = nil, status: String? = nil) {
             self.code = code
             self.message = message
@@ -47,8 +52,10 @@ public struct GoogleErrorEnvelope: Sendable, Codable, Equatable {
         /// The typed code, if `message` carries one Hearth declares.
         public var wireCode: WireErrorCode? { WireErrorCode(rawValue: errorCode) }
     }
+    /// The error body.
     public var error: Body
 
+    /// Makes the value from its fields.
     public init(error: Body) { self.error = error }
 }
 

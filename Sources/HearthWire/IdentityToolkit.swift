@@ -2,14 +2,23 @@ import Foundation
 
 /// Paths of the Identity Toolkit v1 and Secure Token calls.
 public enum IdentityToolkitPath {
+    /// `accounts:signUp`.
     public static let signUp = "/v1/accounts:signUp"
+    /// `accounts:signInWithPassword`.
     public static let signInWithPassword = "/v1/accounts:signInWithPassword"
+    /// `accounts:sendOobCode`.
     public static let sendOobCode = "/v1/accounts:sendOobCode"
+    /// `accounts:resetPassword`.
     public static let resetPassword = "/v1/accounts:resetPassword"
+    /// `accounts:update`.
     public static let update = "/v1/accounts:update"
+    /// `accounts:lookup`.
     public static let lookup = "/v1/accounts:lookup"
+    /// `accounts:delete`.
     public static let delete = "/v1/accounts:delete"
+    /// `accounts:signInWithEmailLink`.
     public static let signInWithEmailLink = "/v1/accounts:signInWithEmailLink"
+    /// Secure Token refresh (`/v1/token`).
     public static let token = "/v1/token"
     /// Admin calls under a project.
     public static func admin(project: String, _ method: String) -> String { "/v1/projects/\(project)/\(method)" }
@@ -17,10 +26,15 @@ public enum IdentityToolkitPath {
 
 /// `accounts:signUp` body.
 public struct SignUpRequest: Sendable, Codable, Equatable {
+    /// The email address.
     public var email: String?
+    /// The password, in the clear over TLS.
     public var password: String?
+    /// The display name.
     public var displayName: String?
+    /// Whether to answer an ID token and a refresh token.
     public var returnSecureToken: Bool?
+    /// Makes the value from its fields.
     public init(email: String?, password: String?, displayName: String? = nil, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password
@@ -31,16 +45,25 @@ public struct SignUpRequest: Sendable, Codable, Equatable {
 
 /// The answer to sign-up and the sign-in calls: the user and a session.
 public struct SignInResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The user's ID (`localId`).
     public var localID: String
+    /// The email address.
     public var email: String?
+    /// The display name.
     public var displayName: String?
+    /// The ID token (a JWT).
     public var idToken: String?
+    /// The refresh token.
     public var refreshToken: String?
     /// Seconds as a decimal string (`"3600"`).
     public var expiresIn: String?
+    /// Whether the email was already registered.
     public var registered: Bool?
+    /// Whether this call created the account.
     public var isNewUser: Bool?
+    /// Makes the value from its fields.
     public init(
         kind: String? = nil,
         localID: String,
@@ -72,9 +95,13 @@ public struct SignInResponse: Sendable, Codable, Equatable {
 
 /// `accounts:signInWithPassword` body.
 public struct SignInWithPasswordRequest: Sendable, Codable, Equatable {
+    /// The email address.
     public var email: String
+    /// The password, in the clear over TLS.
     public var password: String
+    /// Whether to answer an ID token and a refresh token.
     public var returnSecureToken: Bool?
+    /// Makes the value from its fields.
     public init(email: String, password: String, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password
@@ -84,10 +111,13 @@ public struct SignInWithPasswordRequest: Sendable, Codable, Equatable {
 
 /// `accounts:signInWithEmailLink` body: the email and the link's `oobCode`.
 public struct SignInWithEmailLinkRequest: Sendable, Codable, Equatable {
+    /// The email address.
     public var email: String
+    /// The out-of-band code of an email action.
     public var oobCode: String
     /// Links the email to a signed-in user instead of signing in.
     public var idToken: String?
+    /// Makes the value from its fields.
     public init(email: String, oobCode: String, idToken: String? = nil) {
         self.email = email
         self.oobCode = oobCode
@@ -99,6 +129,7 @@ public struct SignInWithEmailLinkRequest: Sendable, Codable, Equatable {
 public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     /// The operation's `requestType` string (``ActionCodeOperation/requestType``).
     public var requestType: String
+    /// The email address.
     public var email: String?
     /// The new address of a VERIFY_AND_CHANGE_EMAIL.
     public var newEmail: String?
@@ -109,6 +140,7 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     /// The action code settings, flattened into the body.
     public var settings: ActionCodeSettingsFields
 
+    /// Makes the value from its fields.
     public init(
         operation: ActionCodeOperation,
         email: String? = nil,
@@ -131,6 +163,7 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
     /// The wire field names.
     public enum CodingKeys: String, CodingKey, Sendable { case requestType, email, newEmail, idToken, returnOobLink }
 
+    /// Decodes the body, its settings read from the same object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         requestType = try container.decode(String.self, forKey: .requestType)
@@ -141,6 +174,7 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
         settings = try ActionCodeSettingsFields(from: decoder)
     }
 
+    /// Encodes the body, its settings written into the same object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(requestType, forKey: .requestType)
@@ -154,10 +188,15 @@ public struct SendOobCodeRequest: Sendable, Codable, Equatable {
 
 /// The answer to `accounts:sendOobCode`; `oobLink` and `oobCode` only with `returnOobLink`.
 public struct SendOobCodeResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The email address.
     public var email: String?
+    /// The action link (admin calls with `returnOobLink` only).
     public var oobLink: String?
+    /// The out-of-band code of an email action.
     public var oobCode: String?
+    /// Makes the value from its fields.
     public init(kind: String? = nil, email: String? = nil, oobLink: String? = nil, oobCode: String? = nil) {
         self.kind = kind
         self.email = email
@@ -168,8 +207,11 @@ public struct SendOobCodeResponse: Sendable, Codable, Equatable {
 
 /// `accounts:resetPassword` body: only `oobCode` inspects the code, with `newPassword` uses it.
 public struct ResetPasswordRequest: Sendable, Codable, Equatable {
+    /// The out-of-band code of an email action.
     public var oobCode: String
+    /// The new password.
     public var newPassword: String?
+    /// Makes the value from its fields.
     public init(oobCode: String, newPassword: String? = nil) {
         self.oobCode = oobCode
         self.newPassword = newPassword
@@ -178,12 +220,15 @@ public struct ResetPasswordRequest: Sendable, Codable, Equatable {
 
 /// The answer to `accounts:resetPassword`: the code's operation and addresses.
 public struct ResetPasswordResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The email address.
     public var email: String?
     /// The address a VERIFY_AND_CHANGE_EMAIL code changes to, or a RECOVER_EMAIL restores.
     public var newEmail: String?
     /// The `requestType` string of the code.
     public var requestType: String?
+    /// Makes the value from its fields.
     public init(kind: String? = nil, email: String? = nil, newEmail: String? = nil, requestType: String? = nil) {
         self.kind = kind
         self.email = email
@@ -197,19 +242,29 @@ public struct ResetPasswordResponse: Sendable, Codable, Equatable {
 /// `accounts:update` body: a user's own change (with `idToken`), applying a code (`oobCode`),
 /// or an admin change (`localId`).
 public struct UpdateAccountRequest: Sendable, Codable, Equatable {
+    /// The ID token (a JWT).
     public var idToken: String?
+    /// The user's ID (`localId`).
     public var localID: String?
+    /// The out-of-band code of an email action.
     public var oobCode: String?
+    /// The email address.
     public var email: String?
+    /// The password, in the clear over TLS.
     public var password: String?
+    /// The display name.
     public var displayName: String?
+    /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// Disables (true) or enables (false) the account.
     public var disableUser: Bool?
     /// Attributes to clear (`DISPLAY_NAME`, `PHOTO_URL`).
     public var deleteAttribute: [String]?
     /// Admin: revokes refresh tokens issued before this time (seconds).
     public var validSince: String?
+    /// Whether to answer an ID token and a refresh token.
     public var returnSecureToken: Bool?
+    /// Makes the value from its fields.
     public init(
         idToken: String? = nil,
         localID: String? = nil,
@@ -246,14 +301,23 @@ public struct UpdateAccountRequest: Sendable, Codable, Equatable {
 
 /// The answer to `accounts:update`.
 public struct UpdateAccountResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The user's ID (`localId`).
     public var localID: String?
+    /// The email address.
     public var email: String?
+    /// The display name.
     public var displayName: String?
+    /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// The ID token (a JWT).
     public var idToken: String?
+    /// The refresh token.
     public var refreshToken: String?
+    /// The ID token's lifetime in seconds, as a decimal string.
     public var expiresIn: String?
+    /// Makes the value from its fields.
     public init(
         kind: String? = nil,
         localID: String? = nil,
@@ -283,9 +347,13 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
 
 /// `accounts:lookup` body: a client's own (`idToken`) or an admin's (`localId`, `email`).
 public struct LookupRequest: Sendable, Codable, Equatable {
+    /// The ID token (a JWT).
     public var idToken: String?
+    /// The user's ID (`localId`).
     public var localID: [String]?
+    /// The email address.
     public var email: [String]?
+    /// Makes the value from its fields.
     public init(idToken: String? = nil, localID: [String]? = nil, email: [String]? = nil) {
         self.idToken = idToken
         self.localID = localID
@@ -301,19 +369,29 @@ public struct LookupRequest: Sendable, Codable, Equatable {
 
 /// One account as lookup, batchGet and query answer it.
 public struct UserRecord: Sendable, Codable, Equatable {
+    /// The user's ID (`localId`).
     public var localID: String
+    /// The email address.
     public var email: String?
+    /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// The display name.
     public var displayName: String?
+    /// The photo URL (`photoUrl`).
     public var photoURL: String?
+    /// Whether the account is disabled.
     public var disabled: Bool?
     /// Milliseconds since the epoch, as a decimal string.
     public var createdAt: String?
+    /// Last sign-in in milliseconds since the epoch, as a decimal string.
     public var lastLoginAt: String?
     /// Seconds since the epoch before which refresh tokens are revoked, as a decimal string.
     public var validSince: String?
+    /// When the password last changed, in milliseconds since the epoch.
     public var passwordUpdatedAt: Double?
+    /// The custom claims, a JSON object as a string.
     public var customAttributes: String?
+    /// Makes the value from its fields.
     public init(
         localID: String,
         email: String? = nil,
@@ -351,8 +429,11 @@ public struct UserRecord: Sendable, Codable, Equatable {
 
 /// The answer to `accounts:lookup`; `users` is absent when nothing matched.
 public struct LookupResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The accounts found; absent when none.
     public var users: [UserRecord]?
+    /// Makes the value from its fields.
     public init(kind: String? = nil, users: [UserRecord]?) {
         self.kind = kind
         self.users = users
@@ -361,8 +442,11 @@ public struct LookupResponse: Sendable, Codable, Equatable {
 
 /// `accounts:delete` body: a client's own (`idToken`) or an admin's (`localId`).
 public struct DeleteAccountRequest: Sendable, Codable, Equatable {
+    /// The ID token (a JWT).
     public var idToken: String?
+    /// The user's ID (`localId`).
     public var localID: String?
+    /// Makes the value from its fields.
     public init(idToken: String? = nil, localID: String? = nil) {
         self.idToken = idToken
         self.localID = localID
@@ -376,16 +460,21 @@ public struct DeleteAccountRequest: Sendable, Codable, Equatable {
 
 /// The answer to `accounts:delete`.
 public struct DeleteAccountResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// Makes the value from its fields.
     public init(kind: String? = nil) { self.kind = kind }
 }
 
 /// Admin `accounts:batchGet` (a GET with query `maxResults`, `nextPageToken`) answer.
 public struct BatchGetAccountsResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, e.g. `identitytoolkit#SignupNewUserResponse`.
     public var kind: String?
+    /// The accounts found; absent when none.
     public var users: [UserRecord]?
     /// The token of the next page; absent on the last.
     public var nextPageToken: String?
+    /// Makes the value from its fields.
     public init(kind: String? = nil, users: [UserRecord]?, nextPageToken: String?) {
         self.kind = kind
         self.users = users
@@ -395,9 +484,13 @@ public struct BatchGetAccountsResponse: Sendable, Codable, Equatable {
 
 /// Admin `accounts:query` body.
 public struct QueryAccountsRequest: Sendable, Codable, Equatable {
+    /// The page size, as a decimal string.
     public var limit: String?
+    /// The number of accounts to skip, as a decimal string.
     public var offset: String?
+    /// Whether to answer the accounts, not only their count.
     public var returnUserInfo: Bool?
+    /// Makes the value from its fields.
     public init(limit: String? = nil, offset: String? = nil, returnUserInfo: Bool? = true) {
         self.limit = limit
         self.offset = offset
@@ -407,8 +500,11 @@ public struct QueryAccountsRequest: Sendable, Codable, Equatable {
 
 /// Admin `accounts:query` answer.
 public struct QueryAccountsResponse: Sendable, Codable, Equatable {
+    /// The number of matching accounts, as a decimal string.
     public var recordsCount: String?
+    /// The accounts of this page.
     public var userInfo: [UserRecord]?
+    /// Makes the value from its fields.
     public init(recordsCount: String?, userInfo: [UserRecord]?) {
         self.recordsCount = recordsCount
         self.userInfo = userInfo
@@ -417,12 +513,19 @@ public struct QueryAccountsResponse: Sendable, Codable, Equatable {
 
 /// Admin create (`POST /v1/projects/{p}/accounts`) body.
 public struct CreateAccountRequest: Sendable, Codable, Equatable {
+    /// The user's ID (`localId`).
     public var localID: String?
+    /// The email address.
     public var email: String?
+    /// The password, in the clear over TLS.
     public var password: String?
+    /// The display name.
     public var displayName: String?
+    /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// Whether the account is disabled.
     public var disabled: Bool?
+    /// Makes the value from its fields.
     public init(
         localID: String? = nil,
         email: String? = nil,
@@ -449,7 +552,9 @@ public struct CreateAccountRequest: Sendable, Codable, Equatable {
 public struct RefreshTokenRequest: Sendable, Codable, Equatable {
     /// Always `refresh_token`.
     public var grantType: String
+    /// The refresh token.
     public var refreshToken: String
+    /// Makes the value from its fields.
     public init(refreshToken: String) {
         self.grantType = "refresh_token"
         self.refreshToken = refreshToken
@@ -471,13 +576,21 @@ public struct RefreshTokenRequest: Sendable, Codable, Equatable {
 
 /// The Secure Token answer (snake_case).
 public struct RefreshTokenResponse: Sendable, Codable, Equatable {
+    /// The ID token again (`access_token`).
     public var accessToken: String?
+    /// The ID token's lifetime in seconds, as a decimal string.
     public var expiresIn: String
+    /// Always `Bearer`.
     public var tokenType: String?
+    /// The refresh token.
     public var refreshToken: String
+    /// The ID token (a JWT).
     public var idToken: String
+    /// The user's ID (`user_id`).
     public var userID: String
+    /// The project number (`project_id`).
     public var projectID: String?
+    /// Makes the value from its fields.
     public init(
         accessToken: String? = nil,
         expiresIn: String,

@@ -88,6 +88,7 @@ public struct CreateInstallationRequest: Sendable, Codable, Equatable {
     /// The SDK's version string.
     public var sdkVersion: String
 
+    /// Makes the value from its fields.
     public init(fid: String, appID: String, authVersion: String = FISAuthorization.scheme, sdkVersion: String) {
         self.fid = fid
         self.appID = appID
@@ -110,6 +111,7 @@ public struct InstallationAuthToken: Sendable, Codable, Equatable {
     /// The lifetime, a decimal number of seconds followed by `s`.
     public var expiresIn: String
 
+    /// Makes the value from its fields.
     public init(token: String, expiresIn: String) {
         self.token = token
         self.expiresIn = expiresIn
@@ -134,6 +136,7 @@ public struct CreateInstallationResponse: Sendable, Codable, Equatable {
     /// The first auth token.
     public var authToken: InstallationAuthToken
 
+    /// Makes the value from its fields.
     public init(name: String, fid: String, refreshToken: String, authToken: InstallationAuthToken) {
         self.name = name
         self.fid = fid
@@ -149,8 +152,11 @@ public struct CreateInstallationResponse: Sendable, Codable, Equatable {
 public struct GenerateAuthTokenRequest: Sendable, Codable, Equatable {
     /// What the SDK says about itself.
     public struct Installation: Sendable, Codable, Equatable {
+        /// The SDK's version string.
         public var sdkVersion: String?
+        /// The Google app ID (`appId`).
         public var appID: String?
+        /// Makes the value from its fields.
         public init(sdkVersion: String?, appID: String?) {
             self.sdkVersion = sdkVersion
             self.appID = appID
@@ -161,8 +167,10 @@ public struct GenerateAuthTokenRequest: Sendable, Codable, Equatable {
             case appID = "appId"
         }
     }
+    /// What the SDK says about itself.
     public var installation: Installation
 
+    /// Makes the value from its fields.
     public init(installation: Installation) { self.installation = installation }
 
     /// The wire field names.
@@ -175,6 +183,7 @@ public typealias GenerateAuthTokenResponse = InstallationAuthToken
 /// The answer to `DELETE .../installations/{fid}` and the admin deletion
 /// `DELETE /v1/project/{p}/instanceId/{fid}`: an empty object.
 public struct DeleteInstallationResponse: Sendable, Codable, Equatable {
+    /// Makes the value from its fields.
     public init() {}
 }
 

@@ -1,14 +1,24 @@
 /// A JSON Web Key (RFC 7517) as Hearth publishes them: RSA (`n`, `e`) or EC P-256 (`x`, `y`).
 public struct JWK: Sendable, Codable, Equatable {
+    /// The key type (`RSA` or `EC`).
     public var kty: String
+    /// The key ID.
     public var kid: String?
+    /// The algorithm (`RS256`, `ES256`).
     public var alg: String?
+    /// The key's use (`sig`).
     public var use: String?
+    /// The RSA modulus, base64url.
     public var n: String?
+    /// The RSA exponent, base64url.
     public var e: String?
+    /// The EC curve (`P-256`).
     public var crv: String?
+    /// The EC x coordinate, base64url.
     public var x: String?
+    /// The EC y coordinate, base64url.
     public var y: String?
+    /// Makes the value from its fields.
     public init(
         kty: String,
         kid: String?,
@@ -34,7 +44,9 @@ public struct JWK: Sendable, Codable, Equatable {
 
 /// A JWKS document: `{"keys":[…]}`.
 public struct JWKSet: Sendable, Codable, Equatable {
+    /// The keys.
     public var keys: [JWK]
+    /// Makes the value from its fields.
     public init(keys: [JWK]) { self.keys = keys }
 
     /// The key with `kid`, if any.
