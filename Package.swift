@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "HearthHTTP", dependencies: ["HearthBase", "CMicroHTTPD", "CZlib"]),
         .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite"]),
         .target(name: "HearthNetwork", dependencies: ["HearthBase", "CCurl"]),
-        .target(name: "HearthCore", dependencies: ["HearthBase", "HearthCrypto", "HearthStore"]),
+        .target(name: "HearthCore", dependencies: ["HearthBase", "HearthCrypto", "HearthStore", "HearthWire"]),
         .target(
             name: "HearthMail",
             dependencies: ["HearthBase", "HearthCore", "HearthCrypto", "HearthNetwork", "HearthStore"]
