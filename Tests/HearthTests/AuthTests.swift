@@ -129,7 +129,10 @@ struct AuthTests {
     func emailLinkSignIn() async throws {
         let harness = try ClientHarness()
         let auth = Auth(app: harness.makeApp())
-        try await auth.sendSignInLink(toEmail: "link@example.com", actionCodeSettings: Self.seedSettings(handleCodeInApp: true))
+        try await auth.sendSignInLink(
+            toEmail: "link@example.com",
+            actionCodeSettings: Self.seedSettings(handleCodeInApp: true)
+        )
         let (code, link) = try harness.latestCode("EMAIL_SIGNIN", for: "link@example.com")
 
         #expect(auth.isSignIn(withEmailLink: link))
@@ -140,7 +143,9 @@ struct AuthTests {
         #expect(result.user.email == "link@example.com")
         #expect(auth.currentUser?.uid == result.user.uid)
 
-        await #expect { try await auth.sendSignInLink(toEmail: "link@example.com", actionCodeSettings: Self.seedSettings()) } throws: {
+        await #expect {
+            try await auth.sendSignInLink(toEmail: "link@example.com", actionCodeSettings: Self.seedSettings())
+        } throws: {
             ($0 as? AuthErrorCode)?.code == .argumentError
         }
     }
@@ -150,7 +155,10 @@ struct AuthTests {
         let harness = try ClientHarness()
         let auth = Auth(app: harness.makeApp())
         let user = try await auth.createUser(withEmail: "old@example.com", password: "correct horse").user
-        try await user.sendEmailVerification(beforeUpdatingEmail: "new@example.com", actionCodeSettings: Self.seedSettings())
+        try await user.sendEmailVerification(
+            beforeUpdatingEmail: "new@example.com",
+            actionCodeSettings: Self.seedSettings()
+        )
         let (change, _) = try harness.latestCode("VERIFY_AND_CHANGE_EMAIL", for: "new@example.com")
 
         let info = try await auth.checkActionCode(change)
@@ -175,12 +183,16 @@ struct AuthTests {
         _ = try await auth.createUser(withEmail: "settings@example.com", password: "correct horse")
         let foreign = Self.seedSettings()
         foreign.url = URL(string: "https://evil.example.net/")
-        await #expect { try await auth.sendPasswordReset(withEmail: "settings@example.com", actionCodeSettings: foreign) } throws: {
+        await #expect {
+            try await auth.sendPasswordReset(withEmail: "settings@example.com", actionCodeSettings: foreign)
+        } throws: {
             ($0 as? AuthErrorCode)?.code == .unauthorizedDomain
         }
         let badDomain = Self.seedSettings(handleCodeInApp: true)
         badDomain.linkDomain = "not-ours.example.org"
-        await #expect { try await auth.sendSignInLink(toEmail: "settings@example.com", actionCodeSettings: badDomain) } throws: {
+        await #expect {
+            try await auth.sendSignInLink(toEmail: "settings@example.com", actionCodeSettings: badDomain)
+        } throws: {
             ($0 as? AuthErrorCode)?.code == .invalidHostingLinkDomain
         }
         await #expect { _ = try await auth.checkActionCode("not-a-code") } throws: {
@@ -196,9 +208,12 @@ struct AuthTests {
         auth.languageCode = "it"
         try await auth.sendPasswordReset(withEmail: "lingua@example.com")
         #expect(harness.transport.requests.last?.headers["X-Firebase-Locale"] == "it")
-        let messages = try harness.admin("GET", "/hearth/v1/projects/\(Seed.projectID)/mail/messages")
+        let messages =
+            try harness.admin("GET", "/hearth/v1/projects/\(Seed.projectID)/mail/messages")
             .json["messages"] as? [[String: Any]] ?? []
-        let reset = messages.last { $0["kind"] as? String != "verifyEmail" && $0["to"] as? String == "lingua@example.com" }
+        let reset = messages.last {
+            $0["kind"] as? String != "verifyEmail" && $0["to"] as? String == "lingua@example.com"
+        }
         #expect(reset?["language"] as? String == "it")
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Email and password accounts and email actions (verification, password reset, email-link
 /// sign-in, email change) for one app.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error of ``Auth`` and ``User``, spelled as FirebaseAuth's `AuthErrorCode` so that
 /// `catch AuthErrorCode.wrongPassword` reads the same.
 ///
@@ -94,9 +96,11 @@ public struct AuthErrorCode: Error, Sendable, CustomStringConvertible {
 
     /// The code and the message.
     public var description: String { "AuthErrorCode.\(code): \(message)" }
+}
 
-    /// Matches an error against a code: `catch AuthErrorCode.wrongPassword`.
-    public static func ~= (code: Code, error: any Error) -> Bool {
+extension AuthErrorCode.Code {
+    /// Matches an error against a code, so that `catch AuthErrorCode.<code>` catches it.
+    public static func ~= (code: Self, error: any Error) -> Bool {
         (error as? AuthErrorCode)?.code == code
     }
 }
@@ -123,7 +127,8 @@ extension AuthErrorCode {
         case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT": .tooManyRequests
         case "EMAIL_NOT_FOUND", "USER_NOT_FOUND": .userNotFound
         case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": .requiresRecentLogin
-        case "INVALID_ID_TOKEN", "MISSING_ID_TOKEN", "INVALID_REFRESH_TOKEN", "MISSING_REFRESH_TOKEN", "INVALID_GRANT_TYPE",
+        case "INVALID_ID_TOKEN", "MISSING_ID_TOKEN", "INVALID_REFRESH_TOKEN", "MISSING_REFRESH_TOKEN",
+            "INVALID_GRANT_TYPE",
             "MISSING_GRANT_TYPE":
             .invalidUserToken
         case "TOKEN_EXPIRED": .userTokenExpired

@@ -10,12 +10,13 @@ final class AuthSession: Sendable {
     let backend: AuthBackend
     let now: @Sendable () -> Date
     private let store: UserStore
-    private let state: Mutex<(user: User?, languageCode: String?)>
+    private let signedIn = Mutex<User?>(nil)
+    private let language: LanguageSetting
 
     init(app: HearthApp) {
         let options = app.options
-        let state = Mutex<(user: User?, languageCode: String?)>((nil, nil))
-        self.state = state
+        let language = LanguageSetting()
+        self.language = language
         now = app.services.now
         store = UserStore(storage: app.services.storage, key: app.storageKey("user"))
         backend = AuthBackend(
@@ -23,27 +24,30 @@ final class AuthSession: Sendable {
             apiKey: options.apiKey ?? "",
             appID: options.googleAppID,
             transport: app.services.transport,
-            languageCode: { state.withLock { $0.languageCode } }
+            languageCode: { language.value }
         )
         if let record = store.load() {
             let user = User(record: record, session: self)
-            state.withLock { $0.user = user }
+            signedIn.withLock { $0 = user }
         }
     }
 
-    var currentUser: User? { state.withLock { $0.user } }
+    var currentUser: User? { signedIn.withLock { $0 } }
 
     var languageCode: String? {
-        get { state.withLock { $0.languageCode } }
-        set { state.withLock { $0.languageCode = newValue } }
+        get { language.value }
+        set { language.value = newValue }
     }
 
     // MARK: - Signed-in user
 
     /// Makes the session of a sign-in answer the signed-in user, with the profile Hearth holds.
-    func signIn(idToken: String, refreshToken: String, expiresIn: TimeInterval, fallbackEmail: String?) async throws
-        -> User
-    {
+    func signIn(
+        idToken: String,
+        refreshToken: String,
+        expiresIn: TimeInterval,
+        fallbackEmail: String?
+    ) async throws(AuthErrorCode) -> User {
         let expiration = now().addingTimeInterval(expiresIn)
         let profile = try await lookUp(idToken: idToken)
         let record = UserRecord(
@@ -57,7 +61,7 @@ final class AuthSession: Sendable {
         )
         try store.save(record)
         let user = User(record: record, session: self)
-        state.withLock { $0.user = user }
+        signedIn.withLock { $0 = user }
         return user
     }
 
@@ -69,9 +73,9 @@ final class AuthSession: Sendable {
 
     /// Forgets `user` when it is the signed-in one (sign-out, deletion, a dead session).
     func signedOut(_ user: User) {
-        let wasCurrent = state.withLock { state in
-            guard state.user === user else { return false }
-            state.user = nil
+        let wasCurrent = signedIn.withLock { current in
+            guard current === user else { return false }
+            current = nil
             return true
         }
         if wasCurrent { try? store.remove() }
@@ -80,7 +84,7 @@ final class AuthSession: Sendable {
     /// Signs the current user out.
     func signOut() throws(AuthErrorCode) {
         try store.remove()
-        state.withLock { $0.user = nil }
+        signedIn.withLock { $0 = nil }
     }
 
     /// A new ID token for `user`. A session Hearth ended (account deleted, disabled, tokens
@@ -106,5 +110,15 @@ final class AuthSession: Sendable {
         var idToken: String
         var refreshToken: String
         var expirationDate: Date
+    }
+}
+
+/// `Auth.languageCode`, read by the backend at each call.
+final class LanguageSetting: Sendable {
+    private let code = Mutex<String?>(nil)
+
+    var value: String? {
+        get { code.withLock { $0 } }
+        set { code.withLock { $0 = newValue } }
     }
 }

@@ -45,7 +45,9 @@ public final class User: Sendable {
     /// The user's ID token; with `forceRefresh` a new one whatever the current one's expiry.
     public func getIDTokenForcingRefresh(_ forceRefresh: Bool) async throws -> String {
         let current = snapshot
-        if !forceRefresh, current.idTokenExpirationDate.timeIntervalSince(session.now()) > AuthSession.idTokenRefreshMargin {
+        if !forceRefresh,
+            current.idTokenExpirationDate.timeIntervalSince(session.now()) > AuthSession.idTokenRefreshMargin
+        {
             return current.idToken
         }
         let renewed = try await session.renew(self, refreshToken: current.refreshToken)

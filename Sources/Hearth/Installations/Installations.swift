@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The app's installation: a stable installation ID (FID) registered with Hearth, and auth
 /// tokens that prove it to back ends.

@@ -99,7 +99,7 @@ actor InstallationsController {
 
     private func register(_ unregistered: InstallationEntry) async throws -> InstallationEntry {
         try checkBackoff()
-        let answer = try await send(installationMayBeGone: false) {
+        let answer = try await send(installationMayBeGone: false) { () async throws(InstallationsAPIError) in
             try await api.createInstallation(fid: unregistered.fid)
         }
         let registered = InstallationEntry(
@@ -128,7 +128,7 @@ actor InstallationsController {
         guard let refreshToken = registered.refreshToken else { return registered }
         try checkBackoff()
         do {
-            let answer = try await send(installationMayBeGone: true) {
+            let answer = try await send(installationMayBeGone: true) { () async throws(InstallationsAPIError) in
                 try await api.generateAuthToken(fid: registered.fid, refreshToken: refreshToken)
             }
             var updated = registered
@@ -149,10 +149,10 @@ actor InstallationsController {
         // deleted installation back.
         _ = try? await registration?.value
         _ = try? await tokenRefresh?.value
-        guard let current = try entry ?? store.load() else { return }
+        guard let current = try storedEntry() else { return }
         if let refreshToken = current.refreshToken {
             do {
-                try await send(installationMayBeGone: true) {
+                try await send(installationMayBeGone: true) { () async throws(InstallationsAPIError) in
                     try await api.deleteInstallation(fid: current.fid, refreshToken: refreshToken)
                 }
             } catch let error as InstallationsAPIError where error.meansInstallationGone {
@@ -162,12 +162,18 @@ actor InstallationsController {
         try forgetEntry(ifFID: current.fid)
     }
 
+    /// The entry in memory, else the persisted one, without making one.
+    private func storedEntry() throws(InstallationsErrorCode) -> InstallationEntry? {
+        if let entry { return entry }
+        return try store.load()
+    }
+
     private func waitForDeletion() async throws {
         if let deletion { try await deletion.value }
     }
 
     private func forgetEntry(ifFID fid: String) throws(InstallationsErrorCode) {
-        guard (try entry ?? store.load())?.fid == fid else { return }
+        guard try storedEntry()?.fid == fid else { return }
         try store.remove()
         entry = nil
     }

@@ -37,9 +37,11 @@ public struct InstallationsErrorCode: Error, Sendable, CustomStringConvertible {
 
     /// The code and the message.
     public var description: String { "InstallationsErrorCode.\(code): \(message)" }
+}
 
-    /// Matches an error against a code: `catch InstallationsErrorCode.serverUnreachable`.
-    public static func ~= (code: Code, error: any Error) -> Bool {
+extension InstallationsErrorCode.Code {
+    /// Matches an error against a code, so that `catch InstallationsErrorCode.<code>` catches it.
+    public static func ~= (code: Self, error: any Error) -> Bool {
         (error as? InstallationsErrorCode)?.code == code
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// ``SecureStorage`` in files: one file per key, mode 0600, in a directory of mode 0700.
 ///
-/// A write goes to a temporary file in the same directory which is then renamed over the
-/// entry, so the entry is always whole.
+/// A write goes to a temporary file which is then renamed over the entry, so the entry is
+/// always whole.
 struct FileStorage: SecureStorage {
     let directory: URL
 
@@ -40,17 +40,14 @@ struct FileStorage: SecureStorage {
             throw StorageError(description: "Could not create \(directory.path): \(error)")
         }
         let destination = fileURL(key)
-        let temporary = directory.appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
-        guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
-        else { throw StorageError(description: "Could not write \(temporary.path).") }
         do {
-            // Some platforms create the file first and set the mode after; set it again before
-            // the entry becomes visible under its name.
-            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-            _ = try manager.replaceItemAt(destination, withItemAt: temporary)
+            // `.atomic` writes a temporary file and renames it over the entry, so the entry is
+            // always whole. The renamed file gets the process's default mode; the mode is set
+            // to 0600 at once, and the 0700 directory keeps other users out in between.
+            try data.write(to: destination, options: .atomic)
+            try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
         } catch {
-            try? manager.removeItem(at: temporary)
-            throw StorageError(description: "Could not replace \(destination.path): \(error)")
+            throw StorageError(description: "Could not write \(destination.path): \(error)")
         }
     }
 
