@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "hearth", targets: ["hearth"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
+        .library(name: "HearthWire", targets: ["HearthWire"]),
     ],
     targets: [
         // C libraries from Debian, bound through module maps.
@@ -27,6 +28,8 @@ let package = Package(
 
         // The layers, lowest first. A target only depends on targets above it in this list.
         .target(name: "HearthBase"),
+        // The wire shapes shared by the server's routes and the Swift SDKs: Foundation only.
+        .target(name: "HearthWire"),
         .target(name: "HearthCrypto", dependencies: ["HearthBase", "COpenSSL", "CArgon2"]),
         .target(name: "HearthHTTP", dependencies: ["HearthBase", "CMicroHTTPD", "CZlib"]),
         .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite"]),
@@ -40,6 +43,7 @@ let package = Package(
             name: "HearthServer",
             dependencies: [
                 "HearthBase", "HearthCore", "HearthCrypto", "HearthHTTP", "HearthMail", "HearthNetwork", "HearthStore",
+                "HearthWire",
             ]
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
@@ -48,6 +52,7 @@ let package = Package(
         // real `hearth` binary.
         .target(name: "HearthTestSupport", dependencies: ["HearthBase"], path: "Tests/HearthTestSupport"),
         .testTarget(name: "HearthBaseTests", dependencies: ["HearthBase"]),
+        .testTarget(name: "HearthWireTests", dependencies: ["HearthWire"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
@@ -60,7 +65,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthServerTests",
-            dependencies: ["HearthServer", "HearthHTTP", "HearthCore", "HearthStore", "HearthBase", "HearthCrypto"]
+            dependencies: [
+                "HearthServer", "HearthHTTP", "HearthCore", "HearthStore", "HearthBase", "HearthCrypto", "HearthWire",
+            ]
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
     ]

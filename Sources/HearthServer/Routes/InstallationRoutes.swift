@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthHTTP
+import HearthWire
 
 /// Firebase Installations v1, as the JS, iOS and Android SDKs call it (also under
 /// `/firebaseinstallations.googleapis.com`, with or without a trailing slash; `{project}` is
@@ -20,14 +21,15 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireInstallationsAPIKey(request, project: project)
             let (appID, sdkVersion, requestedFID) = try withoutErrorsList { () throws(GoogleAPIError) in
+                typealias Field = CreateInstallationRequest.CodingKeys
                 let fields = try RequestFields(jsonBodyOf: request)
-                guard let appID = try fields.string("appId"), !appID.isEmpty else {
+                guard let appID = try fields.string(Field.appID), !appID.isEmpty else {
                     throw GoogleAPIError.invalidArgument("appId is required.")
                 }
-                if let version = try fields.string("authVersion"), version != "FIS_v2" {
+                if let version = try fields.string(Field.authVersion), version != FISAuthorization.scheme {
                     throw GoogleAPIError.invalidArgument("authVersion must be FIS_v2.")
                 }
-                return (appID, try fields.string("sdkVersion") ?? "", try fields.string("fid"))
+                return (appID, try fields.string(Field.sdkVersion) ?? "", try fields.string(Field.fid))
             }
             let prepared = try answeringInstallationErrors {
                 try installations.registry.prepareRegistration(
@@ -44,16 +46,12 @@ extension HearthApplication {
             return deferredWrite(prepared.write, guarded: false) { fid in
                 let registration = try prepared.finish(fid)
                 var writer = JSONWriter(reservingCapacity: 640)
-                writer.beginObject()
-                writer.key("name")
-                writer.string("projects/\(number)/installations/\(registration.fid)")
-                writer.key("fid")
-                writer.string(registration.fid)
-                writer.key("refreshToken")
-                writer.string(registration.refreshToken)
-                writer.key("authToken")
-                Self.writeAuthToken(registration.authToken, to: &writer)
-                writer.endObject()
+                CreateInstallationResponse(
+                    name: "projects/\(number)/installations/\(registration.fid)",
+                    fid: registration.fid,
+                    refreshToken: registration.refreshToken,
+                    authToken: registration.authToken.wire
+                ).write(to: &writer)
                 return .json(bytes: writer.bytes)
             }
         }
@@ -62,8 +60,10 @@ extension HearthApplication {
             let project = try projectOrNotFound(request)
             try requireInstallationsAPIKey(request, project: project)
             let (appID, sdkVersion) = try withoutErrorsList { () throws(GoogleAPIError) in
-                let installation = try RequestFields(jsonBodyOf: request).object("installation")
-                return (try installation?.string("appId"), try installation?.string("sdkVersion"))
+                typealias Field = GenerateAuthTokenRequest.Installation.CodingKeys
+                let installation = try RequestFields(jsonBodyOf: request)
+                    .object(GenerateAuthTokenRequest.CodingKeys.installation)
+                return (try installation?.string(Field.appID), try installation?.string(Field.sdkVersion))
             }
             let refreshToken = try refreshTokenOrUnauthenticated(request)
             let token = try answeringInstallationErrors {
@@ -76,7 +76,7 @@ extension HearthApplication {
                 )
             }
             var writer = JSONWriter(reservingCapacity: 480)
-            Self.writeAuthToken(token, to: &writer)
+            token.wire.write(to: &writer)
             return .json(bytes: writer.bytes)
         }
 
@@ -131,13 +131,11 @@ extension HearthApplication {
         }
         return token
     }
+}
 
-    private static func writeAuthToken(_ token: InstallationRegistry.IssuedToken, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("token")
-        writer.string(token.token)
-        writer.key("expiresIn")
-        writer.string("\(token.expiresInSeconds)s")
-        writer.endObject()
+extension InstallationRegistry.IssuedToken {
+    /// The token as the wire answers it.
+    var wire: InstallationAuthToken {
+        InstallationAuthToken(token: token, expiresIn: WireDuration.string(seconds: expiresInSeconds))
     }
 }
