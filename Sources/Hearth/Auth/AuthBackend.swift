@@ -32,15 +32,10 @@ struct AuthBackend: Sendable {
     }
 
     /// Exchanges a refresh token for a new ID token at `/v1/token`.
-    func refresh(_ refreshToken: String) async throws(AuthErrorCode) -> SecureTokenAnswer {
-        var form = URLComponents()
-        form.queryItems = [
-            URLQueryItem(name: "grant_type", value: "refresh_token"),
-            URLQueryItem(name: "refresh_token", value: refreshToken),
-        ]
-        let body = Data((form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
+    func refresh(_ refreshToken: String) async throws(AuthErrorCode) -> RefreshTokenResponse {
+        let body = Data(RefreshTokenRequest(refreshToken: refreshToken).formBody.utf8)
         let response = try await send(path: "v1/token", contentType: "application/x-www-form-urlencoded", body: body)
-        return try decode(SecureTokenAnswer.self, from: response, method: "token")
+        return try decode(RefreshTokenResponse.self, from: response, method: "token")
     }
 
     private func send(path: String, contentType: String, body: Data) async throws(AuthErrorCode) -> HTTPResponse {
@@ -75,7 +70,7 @@ struct AuthBackend: Sendable {
 
     /// The error an unsuccessful answer stands for: its envelope's message, or its status.
     static func error(from response: HTTPResponse) -> AuthErrorCode {
-        if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body) {
+        if let envelope = try? JSONDecoder().decode(GoogleErrorEnvelope.self, from: response.body) {
             return AuthErrorCode(serverMessage: envelope.error.message, status: response.status)
         }
         let code: AuthErrorCode.Code = response.status == 429 ? .tooManyRequests : .internalError

@@ -11,13 +11,13 @@ extension AuthSession {
     }
 
     func signUp(email: String, password: String) async throws(AuthErrorCode) -> AuthDataResult {
-        let answer: SignUpResponse = try await backend.call(
+        let answer: SignInResponse = try await backend.call(
             "accounts:signUp",
             SignUpRequest(email: email, password: password, returnSecureToken: true)
         )
         let user = try await signIn(
-            idToken: answer.idToken,
-            refreshToken: answer.refreshToken,
+            idToken: try required(answer.idToken),
+            refreshToken: try required(answer.refreshToken),
             expiresIn: try seconds(answer.expiresIn),
             fallbackEmail: email
         )
@@ -28,13 +28,13 @@ extension AuthSession {
     }
 
     func signIn(email: String, password: String) async throws(AuthErrorCode) -> AuthDataResult {
-        let answer: SignInWithPasswordResponse = try await backend.call(
+        let answer: SignInResponse = try await backend.call(
             "accounts:signInWithPassword",
             SignInWithPasswordRequest(email: email, password: password, returnSecureToken: true)
         )
         let user = try await signIn(
-            idToken: answer.idToken,
-            refreshToken: answer.refreshToken,
+            idToken: try required(answer.idToken),
+            refreshToken: try required(answer.refreshToken),
             expiresIn: try seconds(answer.expiresIn),
             fallbackEmail: email
         )
@@ -45,13 +45,13 @@ extension AuthSession {
     }
 
     func signIn(email: String, code: String) async throws(AuthErrorCode) -> AuthDataResult {
-        let answer: SignInWithEmailLinkResponse = try await backend.call(
+        let answer: SignInResponse = try await backend.call(
             "accounts:signInWithEmailLink",
             SignInWithEmailLinkRequest(email: email, oobCode: code)
         )
         let user = try await signIn(
-            idToken: answer.idToken,
-            refreshToken: answer.refreshToken,
+            idToken: try required(answer.idToken),
+            refreshToken: try required(answer.refreshToken),
             expiresIn: try seconds(answer.expiresIn),
             fallbackEmail: email
         )
@@ -67,7 +67,7 @@ extension AuthSession {
             throw AuthErrorCode(.userNotFound, "Hearth knows no account for this session.")
         }
         return Profile(
-            uid: account.localId,
+            uid: account.localID,
             email: account.email,
             isEmailVerified: account.emailVerified ?? false,
             displayName: account.displayName
@@ -75,28 +75,29 @@ extension AuthSession {
     }
 
     func sendPasswordReset(email: String, settings: ActionCodeSettings?) async throws(AuthErrorCode) {
-        try await sendOobCode(.passwordReset(email: email), settings: settings)
+        try await sendOobCode(SendOobCodeRequest(operation: .passwordReset, email: email), settings: settings)
     }
 
     func sendSignInLink(email: String, settings: ActionCodeSettings) async throws(AuthErrorCode) {
-        try await sendOobCode(.emailSignIn(email: email), settings: settings)
+        try await sendOobCode(SendOobCodeRequest(operation: .emailLink, email: email), settings: settings)
     }
 
     func sendVerification(idToken: String, newEmail: String?, settings: ActionCodeSettings?) async throws(AuthErrorCode)
     {
         if let newEmail {
-            try await sendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail), settings: settings)
+            try await sendOobCode(
+                SendOobCodeRequest(operation: .verifyAndChangeEmail, newEmail: newEmail, idToken: idToken),
+                settings: settings
+            )
         } else {
-            try await sendOobCode(.verifyEmail(idToken: idToken), settings: settings)
+            try await sendOobCode(SendOobCodeRequest(operation: .verifyEmail, idToken: idToken), settings: settings)
         }
     }
 
-    private func sendOobCode(_ kind: SendOobCodeRequest.Kind, settings: ActionCodeSettings?) async throws(AuthErrorCode)
-    {
-        let _: SendOobCodeResponse = try await backend.call(
-            "accounts:sendOobCode",
-            SendOobCodeRequest(kind, actionCodeSettings: settings)
-        )
+    private func sendOobCode(_ request: SendOobCodeRequest, settings: ActionCodeSettings?) async throws(AuthErrorCode) {
+        var request = request
+        if let settings { request.settings = settings.wireFields }
+        let _: SendOobCodeResponse = try await backend.call("accounts:sendOobCode", request)
     }
 
     func checkActionCode(_ code: String) async throws(AuthErrorCode) -> ActionCodeInfo {
@@ -136,6 +137,11 @@ extension AuthSession {
 
     func deleteAccount(idToken: String) async throws(AuthErrorCode) {
         let _: DeleteAccountResponse = try await backend.call("accounts:delete", DeleteAccountRequest(idToken: idToken))
+    }
+
+    private func required(_ token: String?) throws(AuthErrorCode) -> String {
+        guard let token, !token.isEmpty else { throw AuthErrorCode(.internalError, "Hearth's answer has no token.") }
+        return token
     }
 
     private func seconds(_ expiresIn: String?) throws(AuthErrorCode) -> TimeInterval {

@@ -50,7 +50,7 @@ final class AuthSession: Sendable {
     ) async throws(AuthErrorCode) -> User {
         let expiration = now().addingTimeInterval(expiresIn)
         let profile = try await lookUp(idToken: idToken)
-        let record = UserRecord(
+        let record = StoredUser(
             uid: profile.uid,
             email: profile.email ?? fallbackEmail,
             isEmailVerified: profile.isEmailVerified,
@@ -66,7 +66,7 @@ final class AuthSession: Sendable {
     }
 
     /// Persists `record` when `user` is the signed-in user.
-    func persist(_ record: UserRecord, of user: User) throws(AuthErrorCode) {
+    func persist(_ record: StoredUser, of user: User) throws(AuthErrorCode) {
         guard currentUser === user else { return }
         try store.save(record)
     }
@@ -95,7 +95,7 @@ final class AuthSession: Sendable {
             return RenewedTokens(
                 idToken: answer.idToken,
                 refreshToken: answer.refreshToken,
-                expirationDate: now().addingTimeInterval(answer.expiresInSeconds)
+                expirationDate: now().addingTimeInterval(TimeInterval(answer.expiresIn) ?? 3600)
             )
         } catch {
             switch error.code {

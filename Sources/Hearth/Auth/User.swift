@@ -7,9 +7,9 @@ import Synchronization
 /// Spelled as FirebaseAuth's `User` is. The profile changes when ``reload()`` reads it again.
 public final class User: Sendable {
     private let session: AuthSession
-    private let record: Mutex<UserRecord>
+    private let record: Mutex<StoredUser>
 
-    init(record: UserRecord, session: AuthSession) {
+    init(record: StoredUser, session: AuthSession) {
         self.record = Mutex(record)
         self.session = session
     }
@@ -23,7 +23,7 @@ public final class User: Sendable {
     /// The account's display name.
     public var displayName: String? { record.withLock { $0.displayName } }
 
-    var snapshot: UserRecord { record.withLock { $0 } }
+    var snapshot: StoredUser { record.withLock { $0 } }
 
     /// Reads the account's profile from Hearth again (after the email was verified elsewhere,
     /// for instance).
@@ -84,7 +84,7 @@ public final class User: Sendable {
     }
 
     /// Applies a change to the record and persists it when this is the signed-in user.
-    func update(_ change: (inout UserRecord) -> Void) throws(AuthErrorCode) {
+    func update(_ change: (inout StoredUser) -> Void) throws(AuthErrorCode) {
         let updated = record.withLock { record in
             change(&record)
             return record

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the client keeps about the signed-in user, persisted as one JSON document: the
 /// profile Hearth last reported and the session's tokens.
-struct UserRecord: Codable, Equatable, Sendable {
+struct StoredUser: Codable, Equatable, Sendable {
     var uid: String
     var email: String?
     var isEmailVerified: Bool
@@ -18,12 +18,12 @@ struct UserStore: Sendable {
     let storage: any SecureStorage
     let key: String
 
-    func load() -> UserRecord? {
+    func load() -> StoredUser? {
         guard let data = try? storage.read(key) else { return nil }
-        return try? JSONDecoder().decode(UserRecord.self, from: data)
+        return try? JSONDecoder().decode(StoredUser.self, from: data)
     }
 
-    func save(_ record: UserRecord) throws(AuthErrorCode) {
+    func save(_ record: StoredUser) throws(AuthErrorCode) {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys

@@ -41,12 +41,7 @@ struct InstallationsAPIService: Sendable {
     /// `POST /v1/projects/{project}/installations`: registers `fid`; Hearth may answer with
     /// another FID (when it refuses the one sent), which the client adopts.
     func createInstallation(fid: String) async throws(InstallationsAPIError) -> Registration {
-        let body = CreateInstallationRequest(
-            fid: fid,
-            appId: appID,
-            authVersion: CreateInstallationRequest.authVersionFISv2,
-            sdkVersion: Self.sdkVersion
-        )
+        let body = CreateInstallationRequest(fid: fid, appID: appID, sdkVersion: Self.sdkVersion)
         let answer: CreateInstallationResponse = try await send(
             "POST",
             "v1/projects/\(projectID)/installations",
@@ -63,7 +58,7 @@ struct InstallationsAPIService: Sendable {
 
     /// `POST …/installations/{fid}/authTokens:generate`: a new token for the installation.
     func generateAuthToken(fid: String, refreshToken: String) async throws(InstallationsAPIError) -> Token {
-        let body = GenerateAuthTokenRequest(installation: .init(sdkVersion: Self.sdkVersion))
+        let body = GenerateAuthTokenRequest(installation: .init(sdkVersion: Self.sdkVersion, appID: appID))
         let answer: InstallationAuthToken = try await send(
             "POST",
             "v1/projects/\(projectID)/installations/\(fid)/authTokens:generate",
@@ -75,16 +70,16 @@ struct InstallationsAPIService: Sendable {
 
     /// `DELETE …/installations/{fid}`.
     func deleteInstallation(fid: String, refreshToken: String) async throws(InstallationsAPIError) {
-        let _: EmptyResponse = try await send(
+        let _: DeleteInstallationResponse = try await send(
             "DELETE",
             "v1/projects/\(projectID)/installations/\(fid)",
-            body: EmptyResponse(),
+            body: DeleteInstallationResponse(),
             refreshToken: refreshToken
         )
     }
 
     private func seconds(_ duration: String) throws(InstallationsAPIError) -> TimeInterval {
-        guard let seconds = ProtobufDuration.seconds(duration) else {
+        guard let seconds = WireDuration.seconds(duration) else {
             throw .malformedAnswer("expiresIn \(duration) is not a duration")
         }
         return seconds
@@ -97,7 +92,7 @@ struct InstallationsAPIService: Sendable {
         refreshToken: String?
     ) async throws(InstallationsAPIError) -> Answer {
         var headers = ["Content-Type": "application/json", "x-goog-api-key": apiKey, "Accept": "application/json"]
-        if let refreshToken { headers["Authorization"] = "FIS_v2 \(refreshToken)" }
+        if let refreshToken { headers["Authorization"] = FISAuthorization.header(refreshToken: refreshToken) }
         let data: Data
         do {
             data = try JSONEncoder().encode(body)
@@ -113,7 +108,7 @@ struct InstallationsAPIService: Sendable {
             throw .transport(error)
         }
         guard (200..<300).contains(response.status) else {
-            let message = (try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body))?.error.message
+            let message = (try? JSONDecoder().decode(GoogleErrorEnvelope.self, from: response.body))?.error.message
             throw .http(status: response.status, message: message ?? "no error message")
         }
         do {

@@ -79,7 +79,7 @@ actor InstallationsController {
             entry = stored
             return stored
         }
-        let made = InstallationEntry.unregistered(fid: FIDGenerator.make())
+        let made = InstallationEntry.unregistered(fid: InstallationID.generate())
         try store.save(made)
         entry = made
         changes.announce(made.fid)
