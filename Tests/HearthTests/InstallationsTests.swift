@@ -21,7 +21,7 @@ struct InstallationsTests {
         #expect(listed.first?["fid"] as? String == ids.first)
         #expect(harness.transport.count(pathSuffix: "/installations") == 1)
         let fid = try #require(ids.first)
-        #expect(FID.isWellFormed(fid))
+        #expect(InstallationID.isWellFormed(fid))
     }
 
     @Test("A server-side deletion makes the next authToken register a new FID and announce it once")
@@ -102,26 +102,31 @@ struct InstallationsTests {
 }
 
 /// Counts `.InstallationIDDidChange` notifications for one app.
-final class NotificationCounter: Sendable {
-    private let seen = Mutex(0)
-    private let observer = Mutex<(any NSObjectProtocol)?>(nil)
+final class NotificationCounter: @unchecked Sendable {
+    private let tally = Tally()
+    private var observer: (any NSObjectProtocol)?
 
     init(appName: String) {
-        let token = NotificationCenter.default.addObserver(
+        let tally = tally
+        observer = NotificationCenter.default.addObserver(
             forName: .InstallationIDDidChange,
             object: nil,
             queue: nil
-        ) { [seen] notification in
-            if notification.userInfo?[InstallationIDDidChangeAppNameKey] as? String == appName {
-                seen.withLock { $0 += 1 }
-            }
+        ) { notification in
+            if notification.userInfo?[InstallationIDDidChangeAppNameKey] as? String == appName { tally.add() }
         }
-        observer.withLock { $0 = token }
     }
 
     deinit {
-        if let token = observer.withLock({ $0 }) { NotificationCenter.default.removeObserver(token) }
+        if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 
-    var count: Int { seen.withLock { $0 } }
+    var count: Int { tally.value }
+}
+
+/// A count shared with a notification block.
+final class Tally: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
