@@ -120,7 +120,8 @@ final class ClientHarness: @unchecked Sendable {
     /// The newest outbox entry of `requestType` for `email`.
     func latestCode(_ requestType: String, for email: String) throws -> (code: String, link: String) {
         let match = try outbox().last {
-            $0["requestType"] as? String == requestType && ($0["email"] as? String)?.lowercased() == email.lowercased()
+            $0["requestType"] as? String == requestType
+                && [$0["email"], $0["newEmail"]].contains { ($0 as? String)?.lowercased() == email.lowercased() }
         }
         guard let match, let code = match["oobCode"] as? String, let link = match["oobLink"] as? String else {
             throw TestHTTPError("no \(requestType) code for \(email) in \(try outbox())")
