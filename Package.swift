@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "hearth", targets: ["hearth"]),
         .library(name: "HearthServer", targets: ["HearthServer"]),
         .library(name: "HearthWire", targets: ["HearthWire"]),
+        // The client SDK: Foundation (FoundationNetworking on Linux) and HearthWire only.
+        .library(name: "Hearth", targets: ["Hearth"]),
     ],
     targets: [
         // C libraries from Debian, bound through module maps.
@@ -47,6 +49,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
+        .target(name: "Hearth", dependencies: ["HearthWire"]),
 
         // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
         // real `hearth` binary.
@@ -70,6 +73,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
+        // The client SDK against the real `hearth` binary (HearthTestSupport starts it).
+        .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
     ]
 )
 
