@@ -15,16 +15,7 @@ extension AuthSession {
             "accounts:signUp",
             SignUpRequest(email: email, password: password, returnSecureToken: true)
         )
-        let user = try await signIn(
-            idToken: try required(answer.idToken),
-            refreshToken: try required(answer.refreshToken),
-            expiresIn: try seconds(answer.expiresIn),
-            fallbackEmail: email
-        )
-        return AuthDataResult(
-            user: user,
-            additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: true)
-        )
+        return try await signedIn(by: answer, email: email, isNewUser: true)
     }
 
     func signIn(email: String, password: String) async throws(AuthErrorCode) -> AuthDataResult {
@@ -32,16 +23,7 @@ extension AuthSession {
             "accounts:signInWithPassword",
             SignInWithPasswordRequest(email: email, password: password, returnSecureToken: true)
         )
-        let user = try await signIn(
-            idToken: try required(answer.idToken),
-            refreshToken: try required(answer.refreshToken),
-            expiresIn: try seconds(answer.expiresIn),
-            fallbackEmail: email
-        )
-        return AuthDataResult(
-            user: user,
-            additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: false)
-        )
+        return try await signedIn(by: answer, email: email, isNewUser: false)
     }
 
     func signIn(email: String, code: String) async throws(AuthErrorCode) -> AuthDataResult {
@@ -49,6 +31,15 @@ extension AuthSession {
             "accounts:signInWithEmailLink",
             SignInWithEmailLinkRequest(email: email, oobCode: code)
         )
+        return try await signedIn(by: answer, email: email, isNewUser: answer.isNewUser ?? false)
+    }
+
+    /// The session a sign-in answer starts, made the current user.
+    private func signedIn(
+        by answer: SignInResponse,
+        email: String,
+        isNewUser: Bool
+    ) async throws(AuthErrorCode) -> AuthDataResult {
         let user = try await signIn(
             idToken: try required(answer.idToken),
             refreshToken: try required(answer.refreshToken),
@@ -57,7 +48,7 @@ extension AuthSession {
         )
         return AuthDataResult(
             user: user,
-            additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: answer.isNewUser ?? false)
+            additionalUserInfo: AdditionalUserInfo(providerID: "password", isNewUser: isNewUser)
         )
     }
 
