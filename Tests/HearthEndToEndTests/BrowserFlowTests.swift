@@ -17,6 +17,7 @@ import Testing
 
     @Test(
         "Headless Chromium follows every emailed action link through the hosted pages to the continue URL",
+        .disabled("the hosted pages it drives (/__/auth/action, /__/auth/links) are not built yet: issue 24"),
         .enabled(if: Browser.available, Browser.unavailableReason)
     )
     func everyEmailedLinkLeadsToTheContinueURL() throws {

@@ -8,7 +8,7 @@ the link in the emailed message to the app's continue URL, and checks what the s
                      [--link-domain custom-domain.com] [--only FLOW,...]
 
 Mail is read from the SMTP sink's DIR/messages.jsonl (Tests/tooling/smtp_sink.py). The pages
-are read through the DOM contract of the hosted pages (`data-page`, `data-outcome`,
+are read through the DOM contract of the hosted pages (hosted_pages_contract.md: `data-page`, `data-outcome`,
 `data-mode` on `<main>`, element ids), never through their wording.
 
 Stand-ins for what lies outside Hearth, all local:
