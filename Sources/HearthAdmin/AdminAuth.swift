@@ -160,11 +160,12 @@ public final class AdminAuth: Sendable {
         return ListUsersPage(users: (response.users ?? []).map(AdminUser.init), pageToken: response.nextPageToken)
     }
 
-    /// Ends every session of the user `uid`: its refresh tokens stop working, and its ID tokens
-    /// issued until now are refused by ``verifyIDToken(_:checkRevoked:)`` with `checkRevoked`.
-    /// The cut-off is the next whole second of the injected clock.
+    /// Ends every session of the user `uid`: its refresh tokens stop working, and ID tokens
+    /// issued before the current second (of the injected clock, truncated, as Firebase's Admin
+    /// SDKs send it) are refused by ``verifyIDToken(_:checkRevoked:)`` with `checkRevoked`.
+    /// Hearth never takes a cut-off later than its own clock, so sign-ins after the call work.
     public func revokeRefreshTokens(uid: String) async throws {
-        let validSince = Int64(connection.now().timeIntervalSince1970.rounded(.up))
+        let validSince = Int64(connection.now().timeIntervalSince1970.rounded(.down))
         let _: UpdateAccountResponse = try await connection.call(
             "POST",
             connection.identityToolkit("accounts:update"),
@@ -176,8 +177,8 @@ public final class AdminAuth: Sendable {
 
     /// Verifies an ID token Hearth issued for this project: signature (with the project's
     /// published ID-token keys), expiry, issuer and audience. With `checkRevoked`, also asks
-    /// Hearth whether the user still exists, is enabled, and signed in after the last
-    /// revocation.
+    /// Hearth whether the user still exists, is enabled, and whether the token was issued
+    /// after the user's last revocation.
     ///
     /// - Throws: ``TokenVerificationError`` for a refused token (`.invalidSignature` for an
     ///   altered one, `.expired`, `.wrongProject`, `.wrongPurpose` for an installation token,
@@ -193,7 +194,8 @@ public final class AdminAuth: Sendable {
                 throw TokenVerificationError.userNotFound
             }
             if user.disabled { throw TokenVerificationError.userDisabled }
-            if let cutOff = user.tokensValidAfterTime, decoded.authTime < cutOff {
+            // Firebase's rule, in whole seconds: a token issued before `validSince` is revoked.
+            if let cutOff = user.tokensValidAfterTime, decoded.issuedAt < cutOff {
                 throw TokenVerificationError.revoked
             }
         }

@@ -19,7 +19,7 @@ public struct AdminUser: Sendable, Hashable {
     public var creationTime: Date?
     /// When the user last signed in.
     public var lastSignInTime: Date?
-    /// Sessions that began before this instant are revoked (``AdminAuth/revokeRefreshTokens(uid:)``).
+    /// ID tokens issued before this instant are revoked (``AdminAuth/revokeRefreshTokens(uid:)``).
     public var tokensValidAfterTime: Date?
     /// The custom claims set on the account, copied into its ID tokens.
     public var customClaims: [String: ClaimValue]?

@@ -30,7 +30,7 @@ public enum TokenVerificationError: Error, Sendable, Hashable, CustomStringConve
     /// The token is of the other kind: an installation token given where an ID token was
     /// expected, or the reverse.
     case wrongPurpose(expected: TokenPurpose, found: TokenPurpose)
-    /// `checkRevoked`: the user's refresh tokens were revoked after this token's sign-in.
+    /// `checkRevoked`: the user's sessions were revoked after this token was issued.
     case revoked
     /// `checkRevoked`: the user is disabled.
     case userDisabled
