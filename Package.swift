@@ -18,6 +18,10 @@ let package = Package(
         .library(name: "HearthWire", targets: ["HearthWire"]),
         // The client SDK: Foundation (FoundationNetworking on Linux) and HearthWire only.
         .library(name: "Hearth", targets: ["Hearth"]),
+        // The admin SDK for servers: HearthWire, HearthTransport and HearthCrypto (signatures).
+        .library(name: "HearthAdmin", targets: ["HearthAdmin"]),
+        // Walks the development seed's scenarios with both SDKs against a running `scripts/serve`.
+        .executable(name: "SeedWalkthrough", targets: ["SeedWalkthrough"]),
     ],
     targets: [
         // C libraries from Debian, bound through module maps.
@@ -49,7 +53,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "hearth", dependencies: ["HearthServer"]),
-        .target(name: "Hearth", dependencies: ["HearthWire"]),
+        // HTTP for the two SDKs: URLSession (FoundationNetworking on Linux) behind a protocol.
+        .target(name: "HearthTransport"),
+        .target(name: "Hearth", dependencies: ["HearthWire", "HearthTransport"]),
+        .target(name: "HearthAdmin", dependencies: ["HearthWire", "HearthTransport", "HearthCrypto"]),
+        .executableTarget(
+            name: "SeedWalkthrough",
+            dependencies: ["Hearth", "HearthAdmin"],
+            path: "Examples/SeedWalkthrough"
+        ),
 
         // Test tooling shared by the test targets: a raw HTTP client and a launcher for the
         // real `hearth` binary.
@@ -74,7 +86,13 @@ let package = Package(
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
         // The client SDK against the real `hearth` binary (HearthTestSupport starts it).
-        .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTestSupport"]),
+        .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTransport", "HearthTestSupport"]),
+        // The admin SDK (and the client SDK using the links it makes) against the real binary;
+        // the walkthrough example and a package outside the repository built on both products.
+        .testTarget(
+            name: "HearthAdminTests",
+            dependencies: ["HearthAdmin", "Hearth", "HearthTransport", "HearthTestSupport"]
+        ),
     ]
 )
 

@@ -16,9 +16,13 @@ import Testing
 ///   0; `hearth serve ...` must instead become ready, answer `/healthz` with 200, and exit 0 on
 ///   SIGTERM. A line whose command is under `scripts/` (build, test, benchmark the whole
 ///   project) is not run here. Any other command fails the test: mark its block `text`.
-/// * Any other info string (`text` for synopses, sample output and wire examples; `http`,
-///   `swift`, ...) is not run. A fence with **no** info string fails the test, so every block
-///   says which kind it is.
+/// * ```` ```swift ```` — Swift app or server code. Not run here: `OutsidePackageTests`
+///   (HearthAdminTests) compiles every such block, each as the body of an `async throws`
+///   function (its `import` lines moved to the top of its file), in a package outside the
+///   repository that depends on the `Hearth` and `HearthAdmin` products by path.
+/// * Any other info string (`text` for synopses, sample output and wire examples; `http`, ...)
+///   is not run. A fence with **no** info string fails the test, so every block says which
+///   kind it is.
 ///
 /// Substitutions the test makes, so examples read as a user types them:
 ///
@@ -32,7 +36,7 @@ import Testing
 /// * `hearth serve` lines get `--port 0` and a temporary `--data` of their own (replacing any
 ///   they name); arguments naming a file of the working directory become absolute paths.
 @Suite struct DocumentationExampleTests {
-    /// A fenced block of a Markdown file.
+    /// A fenced block (read by ``DocumentationBlocks``), named in test results by its place.
     struct Block: Sendable, CustomTestStringConvertible {
         let file: String
         /// The line of the opening fence (1-based).
@@ -40,51 +44,20 @@ import Testing
         let info: String
         let text: String
         var testDescription: String { "\(file):\(line) (\(info.isEmpty ? "no info string" : info))" }
+
+        init(_ block: DocumentationBlocks.Block) {
+            file = block.file
+            line = block.line
+            info = block.info
+            text = block.text
+        }
     }
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = DocumentationBlocks.repository
 
-    /// The Markdown files whose examples run: the README and every file of `docs/`.
-    static var documents: [String] {
-        let docs =
-            (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("docs").path))
-            ?? []
-        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
-    }
+    static var documents: [String] { DocumentationBlocks.documents }
 
-    static func blocks(in file: String) -> [Block] {
-        guard let text = try? String(contentsOf: repository.appendingPathComponent(file), encoding: .utf8) else {
-            return []
-        }
-        var blocks: [Block] = []
-        var open: (line: Int, info: String, fence: String)?
-        var body: [Substring] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop { $0 == " " }
-            if let current = open {
-                if trimmed.hasPrefix(current.fence), trimmed.allSatisfy({ $0 == "`" || $0 == " " }) {
-                    blocks.append(
-                        Block(file: file, line: current.line, info: current.info, text: body.joined(separator: "\n"))
-                    )
-                    open = nil
-                    body = []
-                } else {
-                    body.append(line)
-                }
-            } else if trimmed.hasPrefix("```") {
-                let fence = String(trimmed.prefix { $0 == "`" })
-                let info = trimmed.dropFirst(fence.count).split(separator: " ").first.map(String.init) ?? ""
-                open = (index + 1, info, fence)
-            }
-        }
-        if let current = open {
-            blocks.append(Block(file: file, line: current.line, info: "unclosed \(current.info)", text: ""))
-        }
-        return blocks
-    }
-
-    static var allBlocks: [Block] { documents.flatMap(blocks(in:)) }
+    static var allBlocks: [Block] { DocumentationBlocks.all.map(Block.init) }
     static var configurations: [Block] { allBlocks.filter { $0.info == "json" } }
     static var commandBlocks: [Block] { allBlocks.filter { $0.info == "sh" } }
 
@@ -122,7 +95,7 @@ import Testing
         let directory = try Self.workingDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = directory.appendingPathComponent("hearth.json")
-        if let example = Self.blocks(in: "docs/operations.md").first(where: { $0.info == "json" }) {
+        if let example = DocumentationBlocks.blocks(in: "docs/operations.md").first(where: { $0.info == "json" }) {
             try Data(example.text.utf8).write(to: configuration)
         }
         var server: HearthServerProcess?

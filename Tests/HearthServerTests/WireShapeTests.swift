@@ -1,6 +1,7 @@
 import Foundation
 import HearthBase
 import HearthCore
+import HearthCrypto
 import HearthHTTP
 import HearthWire
 import Testing
@@ -172,6 +173,72 @@ struct WireShapeTests {
         let deleted = app.admin(.delete, InstallationsPath.adminDelete(project: TestApplication.projectID, fid: fid))
         #expect(deleted.status == 200, "\(deleted.text)")
         _ = try decode(DeleteInstallationResponse.self, deleted)
+    }
+
+    @Test(
+        "the admin SDK's other calls decode into HearthWire's types: the project JWKS, the online token check, the project config, the development outbox"
+    )
+    func adminSDKShapes() throws {
+        let app = try TestApplication()
+        let project = TestApplication.projectID
+        let created = app.send(
+            .post,
+            InstallationsPath.create(project: project),
+            rawBody: try body(
+                CreateInstallationRequest(
+                    fid: InstallationID.generate(),
+                    appID: DevelopmentSeed.webAppID,
+                    sdkVersion: "w:0.6.4"
+                )
+            ),
+            headers: [("Content-Type", "application/json"), ("x-goog-api-key", TestApplication.apiKey)]
+        )
+        let registration = try decode(CreateInstallationResponse.self, created)
+        let checked = app.send(
+            .post,
+            AdminPath.verifyInstallationToken(project: project),
+            rawBody: try body(VerifyInstallationTokenRequest(token: registration.authToken.token)),
+            headers: [("Content-Type", "application/json"), ("Authorization", TestApplication.adminAuthorization)]
+        )
+        #expect(checked.status == 200, "\(checked.text)")
+        let verified = try decode(VerifyInstallationTokenResponse.self, checked)
+        #expect(verified.fid == registration.fid && verified.appID == DevelopmentSeed.webAppID)
+        #expect(verified.projectNumber == DevelopmentSeed.projectNumber && verified.iat != nil)
+
+        _ = try app.signUp("outbox@example.com")
+        // Keys are made when first used: both kinds exist now.
+        let keys = app.send(.get, AdminPath.projectJWKS(project: project))
+        #expect(keys.status == 200, "\(keys.text)")
+        let set = try decode(JWKSet.self, keys)
+        #expect(Set(set.keys.compactMap(\.alg)) == ["ES256", "RS256"])
+
+        #expect(set.key(id: try #require(Self.keyID(of: registration.authToken.token)))?.alg == "ES256")
+
+        let config = app.admin(.get, AdminPath.projectConfig + "?targetProjectId=\(project)")
+        #expect(try decode(ProjectConfigResponse.self, config).projectID == DevelopmentSeed.projectNumber)
+
+        let send = app.admin(
+            .post,
+            IdentityToolkitPath.admin(project: project, "accounts:sendOobCode"),
+            .object(["requestType": "PASSWORD_RESET", "email": "outbox@example.com"])
+        )
+        #expect(send.status == 200, "\(send.text)")
+        let listing = try decode(
+            DevelopmentOobCodesResponse.self,
+            app.send(.get, AdminPath.developmentOobCodes(project: project))
+        )
+        let entry = try #require(listing.oobCodes.last { $0.email == "outbox@example.com" })
+        #expect(entry.operation == .passwordReset && entry.oobCode != nil)
+        #expect(ActionCodeURL(link: try #require(entry.oobLink))?.code == entry.oobCode)
+    }
+
+    /// The `kid` of a compact token's header.
+    private static func keyID(of token: String) -> String? {
+        guard let part = token.split(separator: ".").first,
+            let header = Base64URL.decode(part),
+            let object = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any]
+        else { return nil }
+        return object["kid"] as? String
     }
 
     @Test("HearthWire's error codes are exactly the codes the server's AuthError declares")

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// The `hearth` binary run once as a command (`hearth admin-key list ...`), to its end.
+/// The `hearth` binary (or another program) run once as a command (`hearth admin-key list ...`),
+/// to its end.
 public enum HearthCommand {
     /// How a command ended and what it printed.
     public struct Outcome: Sendable {
@@ -14,11 +15,13 @@ public enum HearthCommand {
         public var combined: String { output + errors }
     }
 
-    /// Runs `hearth <arguments>` in `directory` (the test's own when `nil`) with `environment`
-    /// added to the test's, until it exits or `timeout` passes (then it is terminated).
-    /// Output goes to files, not pipes, so a chatty command never blocks on a full pipe.
+    /// Runs `hearth <arguments>` (or `executable <arguments>`) in `directory` (the test's own
+    /// when `nil`) with `environment` added to the test's, until it exits or `timeout` passes
+    /// (then it is terminated). Output goes to files, not pipes, so a chatty command never
+    /// blocks on a full pipe.
     public static func run(
         _ arguments: [String],
+        executable: String = HearthServerProcess.binaryPath,
         in directory: URL? = nil,
         environment: [String: String] = [:],
         timeout: TimeInterval = 60
@@ -40,7 +43,7 @@ public enum HearthCommand {
         }
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: HearthServerProcess.binaryPath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthTestSupport
+import HearthTransport
 import Testing
 
 @testable import Hearth

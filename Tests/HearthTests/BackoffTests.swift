@@ -1,4 +1,5 @@
 import Foundation
+import HearthTransport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HearthTestSupport
+import HearthTransport
 import Synchronization
 
 @testable import Hearth

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTransport
 
 /// Why an Installations call failed: no answer, an HTTP error, or an answer that could not be
 /// read.

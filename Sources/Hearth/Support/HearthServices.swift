@@ -1,4 +1,5 @@
 import Foundation
+import HearthTransport
 
 /// The effects the SDK depends on, injected so that tests control them: the current time,
 /// where entries are persisted, how HTTP requests are sent and the jitter added to back-off.
