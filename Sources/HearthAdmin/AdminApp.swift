@@ -63,7 +63,7 @@ public final class AdminApp: Sendable {
 /// How the admin SDK authenticates to Hearth.
 public enum AdminCredential: Sendable, Hashable {
     /// An admin credential sent as `Authorization: Bearer <token>`: a `hak_…` key made with
-    /// `hearth admin-credentials create`, or `owner` on the development seed.
+    /// `hearth admin-key create --project P`, or `owner` on the development seed.
     case bearer(String)
 
     /// The `Authorization` header value.
