@@ -59,22 +59,13 @@ enum Base64URL {
 }
 
 /// The `Authorization` header of the installation calls made with a refresh token:
-/// `FIS_v2 <refreshToken>`. The scheme is matched case-insensitively.
+/// `FIS_v2 <refreshToken>`. The server reads it with HearthCore's `InstallationRefreshToken`.
 public enum FISAuthorization {
     /// The scheme name, also the `authVersion` of a create request.
     public static let scheme = "FIS_v2"
 
     /// The header value carrying `refreshToken`.
     public static func header(refreshToken: String) -> String { "\(scheme) \(refreshToken)" }
-
-    /// The refresh token in a header value, or nil when the scheme is not `FIS_v2`.
-    public static func refreshToken(fromHeader header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
-        guard parts.count == 2, parts[0].lowercased() == scheme.lowercased() else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
 }
 
 /// Body of `POST /v1/projects/{project}/installations` (header `x-goog-api-key`).

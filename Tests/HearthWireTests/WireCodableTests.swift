@@ -33,8 +33,6 @@ struct WireCodableTests {
         for _ in 0..<50 { #expect(InstallationID.isWellFormed(InstallationID.generate())) }
         #expect(!InstallationID.isWellFormed("aAAAAAAAAAAAAAAAAAAAAA"))
         #expect(!InstallationID.isWellFormed("cAAAAAAAAAAAAAAAAAAAA+"))
-        #expect(FISAuthorization.refreshToken(fromHeader: "fis_v2  3_abc") == "3_abc")
-        #expect(FISAuthorization.refreshToken(fromHeader: "Bearer 3_abc") == nil)
     }
 
     @Test("sendOobCode carries every ActionCodeSettings field flat in its body")
