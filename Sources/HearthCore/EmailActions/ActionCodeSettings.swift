@@ -43,6 +43,9 @@ public struct AcceptedActionCodeSettings: Sendable, Equatable {
     public var handledInApp: Bool
     public var iOSBundleID: String?
     public var androidPackageName: String?
+    /// Whether the landing page should offer to install the Android app when it is missing.
+    public var androidInstallApp: Bool
+    public var androidMinimumVersion: String?
     /// The canonical link domain that was asked for, if any.
     public var linkDomain: String?
 
@@ -51,13 +54,33 @@ public struct AcceptedActionCodeSettings: Sendable, Equatable {
         handledInApp: Bool,
         iOSBundleID: String? = nil,
         androidPackageName: String? = nil,
+        androidInstallApp: Bool = false,
+        androidMinimumVersion: String? = nil,
         linkDomain: String? = nil
     ) {
         self.continueURL = continueURL
         self.handledInApp = handledInApp
         self.iOSBundleID = iOSBundleID
         self.androidPackageName = androidPackageName
+        self.androidInstallApp = androidInstallApp
+        self.androidMinimumVersion = androidMinimumVersion
         self.linkDomain = linkDomain
+    }
+
+    /// Whether the send named a registered app that does not handle the code itself: the
+    /// continue URL then becomes a back-to-app link (see `BackToAppLink`).
+    public var returnsToApp: Bool {
+        !handledInApp && (iOSBundleID != nil || androidPackageName != nil)
+    }
+
+    /// The app hints a back-to-app link carries.
+    public var appLinkHints: AppLinkHints {
+        AppLinkHints(
+            iOSBundleID: iOSBundleID,
+            androidPackageName: androidPackageName,
+            androidInstallApp: androidInstallApp,
+            androidMinimumVersion: androidMinimumVersion
+        )
     }
 }
 

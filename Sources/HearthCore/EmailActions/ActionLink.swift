@@ -52,7 +52,7 @@ public struct ActionLinkBuilder: Sendable {
                 for: operation,
                 code: code,
                 apiKey: apiKey,
-                continueURL: settings.continueURL,
+                continueURL: continueURL(settings),
                 language: language
             )
         }
@@ -69,6 +69,17 @@ public struct ActionLinkBuilder: Sendable {
         let domain = settings.linkDomain ?? project.preferredLinkDomain ?? Self.host(of: publicURL)
         return
             "https://\(domain)/__/auth/links?link=\(PercentEncoding.encode(inner, keeping: PercentEncoding.wrappedLinkCharacters))"
+    }
+
+    /// Where the action page's "Continue" leads: the continue URL itself, or, when the send
+    /// named a registered app that does not handle the code, a back-to-app link on the link
+    /// domain that carries it, so an installed app opens (PRODUCT.md §3.3). Without a link
+    /// domain no app can be associated, and the continue URL stays as it is.
+    func continueURL(_ settings: AcceptedActionCodeSettings) -> String? {
+        guard let continueURL = settings.continueURL, settings.returnsToApp,
+            let domain = settings.linkDomain ?? project.preferredLinkDomain
+        else { return settings.continueURL }
+        return BackToAppLink.make(continueURL: continueURL, linkDomain: domain, hints: settings.appLinkHints)
     }
 
     /// The plain action link, which Hearth's own action page (or the custom one) handles.

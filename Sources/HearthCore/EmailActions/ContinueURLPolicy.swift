@@ -78,6 +78,9 @@ public struct ContinueURLPolicy: Sendable {
             handledInApp: settings.canHandleCodeInApp,
             iOSBundleID: iOSBundleID,
             androidPackageName: androidPackageName,
+            androidInstallApp: androidPackageName != nil && settings.androidInstallApp,
+            androidMinimumVersion: androidPackageName == nil
+                ? nil : settings.androidMinimumVersion.flatMap { $0.isEmpty ? nil : $0 },
             linkDomain: linkDomain
         )
     }
@@ -95,9 +98,15 @@ public struct ContinueURLPolicy: Sendable {
         }
     }
 
-    /// Whether the continue URL may be followed (the hosted pages' re-check).
+    /// Whether the continue URL may be followed (the hosted pages' re-check): an authorized
+    /// continue URL, or a back-to-app link on one of the project's link domains whose own
+    /// payload is one (the landing page checks that payload again when it is opened).
     public func allows(_ continueURL: String) -> Bool {
-        (try? check(continueURL)) != nil
+        if (try? check(continueURL)) != nil { return true }
+        guard let payload = BackToAppLink.payload(of: continueURL, linkDomains: project.linkDomains) else {
+            return false
+        }
+        return (try? check(payload)) != nil
     }
 
     private static func reason(_ error: ContinueURL.ParseError) -> String {

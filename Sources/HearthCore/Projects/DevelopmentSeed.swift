@@ -17,7 +17,13 @@ public enum DevelopmentSeed {
         apiKeys: [apiKey],
         apps: [
             App(id: webAppID, platform: .web),
-            App(id: iosAppID, platform: .ios, bundleID: "com.example.ios", teamID: "ABCDE12345"),
+            App(
+                id: iosAppID,
+                platform: .ios,
+                bundleID: "com.example.ios",
+                teamID: "ABCDE12345",
+                appStoreID: "1234567890"
+            ),
             App(
                 id: androidAppID,
                 platform: .android,

@@ -1,3 +1,5 @@
+public import HearthBase
+
 /// One HTTP request, fully read: what a handler receives.
 public struct Request: Sendable {
     public var method: HTTPMethod

@@ -91,6 +91,7 @@ public final class HearthApplication: Sendable {
         addIdentityToolkitRoutes(to: &router)
         addMailRoutes(to: &router)
         addInstallationRoutes(to: &router)
+        addAppLinkRoutes(to: &router)
         return router
     }
 }

@@ -45,7 +45,8 @@ public struct QueryItems: Sendable, Equatable {
         items.filter { $0.name == name }.map(\.value)
     }
 
-    mutating func append(_ name: String, _ value: String) {
+    /// Adds one pair at the end.
+    public mutating func append(_ name: String, _ value: String) {
         items.append((name, value))
     }
 

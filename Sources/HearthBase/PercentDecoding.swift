@@ -2,14 +2,14 @@
 /// followed by two hex digits stays as it is, and bytes that are not valid UTF-8 after decoding
 /// become U+FFFD. Lenient on purpose: a malformed escape in a path or form should lead to a
 /// "not found" or a validation error further on, not to a different parse.
-enum PercentDecoding {
-    static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+public enum PercentDecoding {
+    public static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
         let needsWork = text.utf8.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
         guard needsWork else { return String(text) }
         return decode(bytes: text.utf8, plusAsSpace: plusAsSpace)
     }
 
-    static func decode(bytes: some Collection<UInt8>, plusAsSpace: Bool) -> String {
+    public static func decode(bytes: some Collection<UInt8>, plusAsSpace: Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
