@@ -33,4 +33,8 @@ static inline CURLcode CCurl_getinfo_long(CURL *handle, CURLINFO info, long *val
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode CCurl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 #endif

@@ -66,6 +66,14 @@ final class CurlEasy {
         return code
     }
 
+    /// A text the transfer reported (`CURLINFO_CONTENT_TYPE`, `CURLINFO_REDIRECT_URL`), or
+    /// `nil` when it has none.
+    func info(_ item: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard CCurl_getinfo_string(handle, item, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
     private func check(_ code: CURLcode, _ what: String) throws(NetworkError) {
         guard code == CURLE_OK else {
             throw NetworkError(.transport, "\(what): \(String(cString: curl_easy_strerror(code)))")

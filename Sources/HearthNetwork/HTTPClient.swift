@@ -1,6 +1,6 @@
 import CCurl
 
-/// An outgoing HTTP request (webhook deliveries).
+/// An outgoing HTTP request (webhook deliveries, `hearth doctor links`).
 public struct OutgoingRequest: Sendable {
     public var url: String
     public var method: String
@@ -23,10 +23,14 @@ public struct OutgoingRequest: Sendable {
     }
 }
 
-/// What came back: the status and (at most `maximumBodyBytes` of) the body.
+/// What came back: the status, two header fields and (at most `maximumBodyBytes` of) the body.
 public struct IncomingResponse: Sendable {
     public var status: Int
     public var body: [UInt8]
+    /// The `Content-Type` field, as sent.
+    public var contentType: String? = nil
+    /// Where a redirect points (the `Location` field, resolved), when the answer is one.
+    public var redirectLocation: String? = nil
 }
 
 /// Sends HTTP(S) requests with libcurl. Only `http` and `https` URLs, no redirects followed,
@@ -61,7 +65,12 @@ public enum HTTPClient {
         CCurl_setopt_write_callback(easy.handle, ResponseSink.write)
         CCurl_setopt_pointer(easy.handle, CURLOPT_WRITEDATA, unmanaged.toOpaque())
         try easy.perform()
-        return IncomingResponse(status: easy.responseCode(), body: sink.bytes)
+        return IncomingResponse(
+            status: easy.responseCode(),
+            body: sink.bytes,
+            contentType: easy.info(CURLINFO_CONTENT_TYPE),
+            redirectLocation: easy.info(CURLINFO_REDIRECT_URL)
+        )
     }
 }
 

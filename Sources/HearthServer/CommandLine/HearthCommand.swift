@@ -26,6 +26,7 @@ public enum HearthCommand {
                                          replace a signing key (the old one stays published)
         \(MailCommand.usage)
         \(InstallationsCommand.usage)
+        \(DoctorCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
         --data DIR or --database URL (default: .hearth).
@@ -69,6 +70,8 @@ public enum HearthCommand {
             return try AdministrationCommand.run(command, rest, environment: environment)
         case "mail":
             return try MailCommand.run(rest)
+        case "doctor":
+            return try DoctorCommand.run(rest)
         case "installations", "webhooks":
             return try InstallationsCommand.run(command, rest, environment: environment)
         default:
