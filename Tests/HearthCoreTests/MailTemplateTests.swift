@@ -5,37 +5,37 @@ import Testing
     @Test func placeholderOrdinalsNumberTheCasesInOrder() {
         // The composer caches values in arrays indexed by ordinal: two cases sharing one
         // would hand one placeholder's value to the other.
-        #expect(MailPlaceholder.allCases.map(\.ordinal) == Array(MailPlaceholder.allCases.indices))
+        #expect(TemplatePlaceholder.allCases.map(\.ordinal) == Array(TemplatePlaceholder.allCases.indices))
     }
 
     @Test func placeholdersAreSplitFromLiteralText() throws {
-        let text = try MailTemplateText("Hi %DISPLAY_NAME%, reset %APP_NAME%: %LINK%", kind: .passwordReset)
+        let text = try TemplateText("Hi %DISPLAY_NAME%, reset %APP_NAME%: %LINK%", kind: .passwordReset)
         #expect(text.placeholders == [.displayName, .appName, .link])
         let rendered = text.render { "[\($0.rawValue)]" }
         #expect(rendered == "Hi [DISPLAY_NAME], reset [APP_NAME]: [LINK]")
     }
 
     @Test func percentSignsThatAreNotPlaceholdersStayText() throws {
-        let text = try MailTemplateText("<td width=\"100%\">50% off %%APP_NAME% %lower% % %", kind: .test)
+        let text = try TemplateText("<td width=\"100%\">50% off %%APP_NAME% %lower% % %", kind: .test)
         #expect(text.render { _ in "X" } == "<td width=\"100%\">50% off %X %lower% % %")
     }
 
     @Test func anUnknownPlaceholderIsAClearError() {
         #expect {
-            try MailTemplateText("Hello %USER_NAME%", kind: .passwordReset)
+            try TemplateText("Hello %USER_NAME%", kind: .passwordReset)
         } throws: { error in
-            let message = (error as? MailTemplateError)?.message ?? ""
+            let message = (error as? TemplateError)?.message ?? ""
             return message.contains("unknown placeholder %USER_NAME%") && message.contains("%DISPLAY_NAME%")
         }
     }
 
     @Test func aPlaceholderOfAnotherKindIsRefused() {
         #expect {
-            try MailTemplateText("Moving to %NEW_EMAIL%", kind: .passwordReset)
+            try TemplateText("Moving to %NEW_EMAIL%", kind: .passwordReset)
         } throws: { error in
-            (error as? MailTemplateError)?.message.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true
+            (error as? TemplateError)?.message.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true
         }
-        #expect(throws: Never.self) { try MailTemplateText("Moving to %NEW_EMAIL%", kind: .recoverEmail) }
+        #expect(throws: Never.self) { try TemplateText("Moving to %NEW_EMAIL%", kind: .recoverEmail) }
     }
 
     @Test func overridesAreValidatedWithEveryProblemNamed() {

@@ -10,7 +10,7 @@ public enum MailKind: String, Sendable, CaseIterable, Codable {
     case test = "TEST"
 
     /// The placeholders a template of this kind may use.
-    public var placeholders: [MailPlaceholder] {
+    public var placeholders: [TemplatePlaceholder] {
         switch self {
         case .passwordReset, .verifyEmail, .emailSignIn:
             [.appName, .displayName, .email, .link, .expiry]
@@ -28,27 +28,9 @@ public enum MailKind: String, Sendable, CaseIterable, Codable {
     public var linkMode: String? { ActionCodeOperation(rawValue: rawValue)?.mode }
 }
 
-/// A value a template refers to as `%NAME%` (Firebase's console uses the same names).
-public enum MailPlaceholder: String, Sendable, CaseIterable {
-    case appName = "APP_NAME"
-    case displayName = "DISPLAY_NAME"
-    case email = "EMAIL"
-    case newEmail = "NEW_EMAIL"
-    case link = "LINK"
-    case expiry = "EXPIRY"
-
-    /// How it is written in a template: `%APP_NAME%`.
-    public var token: String { "%\(rawValue)%" }
-
-    /// The placeholder's place in `allCases`, for tables indexed by placeholder.
-    public var ordinal: Int {
-        switch self {
-        case .appName: 0
-        case .displayName: 1
-        case .email: 2
-        case .newEmail: 3
-        case .link: 4
-        case .expiry: 5
-        }
+extension TemplateText {
+    /// Parses `text`, allowing the placeholders of `kind`.
+    public init(_ text: String, kind: MailKind) throws(TemplateError) {
+        try self.init(text, allowing: kind.placeholders, in: kind.rawValue)
     }
 }

@@ -1,8 +1,6 @@
-import HearthCore
-
 extension LanguagePack {
     /// Persian (Farsi), written right to left; numbers in Persian digits.
-    static let persian = LanguagePack(
+    public static let persian = LanguagePack(
         tag: "fa",
         copies: [
             .passwordReset: Copy(
@@ -84,7 +82,7 @@ extension LanguagePack {
     )
 
     /// `123` in Persian digits: `۱۲۳`.
-    static func persianDigits(_ value: Int64) -> String {
+    public static func persianDigits(_ value: Int64) -> String {
         String(
             String.UnicodeScalarView(
                 String(value).unicodeScalars.map { scalar in

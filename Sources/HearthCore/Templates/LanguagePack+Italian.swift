@@ -1,7 +1,5 @@
-import HearthCore
-
 extension LanguagePack {
-    static let italian = LanguagePack(
+    public static let italian = LanguagePack(
         tag: "it",
         copies: [
             .passwordReset: Copy(

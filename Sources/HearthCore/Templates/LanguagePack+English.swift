@@ -1,7 +1,5 @@
-import HearthCore
-
 extension LanguagePack {
-    static let english = LanguagePack(
+    public static let english = LanguagePack(
         tag: "en",
         copies: [
             .passwordReset: Copy(
