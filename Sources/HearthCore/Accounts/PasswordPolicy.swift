@@ -17,7 +17,9 @@ public enum PasswordPolicy {
     }
 
     /// Every rule ``validate(_:)`` enforces, in the order a person reads them.
-    public static let requirements: [Requirement] = [.minimumCharacters(minimumCharacters), .maximumBytes(maximumBytes)]
+    public static let requirements: [Requirement] = [
+        .minimumCharacters(minimumCharacters), .maximumBytes(maximumBytes),
+    ]
 
     /// Refuses a password that breaks the policy.
     public static func validate(_ password: String) throws(AuthError) {

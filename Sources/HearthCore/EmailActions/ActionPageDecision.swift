@@ -104,13 +104,14 @@ public enum ActionPageDecision {
 
     /// `state` is the code's state (for a link whose API key names no project:
     /// `.otherProject`); `formTokenMatches` whether a submission's token is its code's;
-    /// `continueURLs` the rule of the code's project; `language` the page's language, passed
-    /// on to a sign-in's continue URL when the link has none.
+    /// `continueURLs` the rule of the API key's project (`nil` when it names none);
+    /// `language` the page's language, passed on to a sign-in's continue URL when the link
+    /// has none.
     public static func decide(
         _ request: ActionPageRequest,
         state: ActionCodeState,
         formTokenMatches: Bool,
-        continueURLs: ContinueURLPolicy,
+        continueURLs: ContinueURLPolicy?,
         language: String
     ) -> Step {
         guard let mode = request.mode, !mode.isEmpty, let code = request.code, !code.isEmpty,
@@ -131,7 +132,7 @@ public enum ActionPageDecision {
         switch operation {
         case .emailSignIn:
             guard let continueURL = request.continueURL, !continueURL.isEmpty else { return .show(.noContinueURL) }
-            guard continueURLs.allows(continueURL) else { return .show(.unauthorizedContinueURL) }
+            guard continueURLs?.allows(continueURL) == true else { return .show(.unauthorizedContinueURL) }
             guard request.submission != nil else { return .show(.ready) }
             return .continueSignIn(
                 to: SignInHandOver.url(
@@ -156,7 +157,7 @@ public enum ActionPageDecision {
         }
     }
 
-    /// The outcome after a use of the code failed with `error`, given the code's state read
+    /// The outcome after the domain refused a use of the code, given the code's state read
     /// again: another request may have used it a moment before, or it just expired.
     public static func outcome(afterFailedUseWith state: ActionCodeState) -> ActionPageOutcome {
         switch state {
@@ -169,8 +170,9 @@ public enum ActionPageDecision {
 
     /// The "Continue" link of a page: the link's continue URL when it is still authorized
     /// (checked again: the project's domains may have changed since the email was sent).
-    public static func continueLink(_ request: ActionPageRequest, continueURLs: ContinueURLPolicy) -> String? {
-        guard let continueURL = request.continueURL, !continueURL.isEmpty, continueURLs.allows(continueURL) else {
+    public static func continueLink(_ request: ActionPageRequest, continueURLs: ContinueURLPolicy?) -> String? {
+        guard let continueURL = request.continueURL, !continueURL.isEmpty, continueURLs?.allows(continueURL) == true
+        else {
             return nil
         }
         return continueURL

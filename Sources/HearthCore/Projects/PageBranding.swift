@@ -55,9 +55,10 @@ public struct PageBranding: Sendable, Equatable {
     /// Whether `text` is a colour written `#rrggbb`.
     public static func isColor(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
-        return utf8.count == 7 && utf8[0] == UInt8(ascii: "#") && utf8.dropFirst().allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-        }
+        return utf8.count == 7 && utf8[0] == UInt8(ascii: "#")
+            && utf8.dropFirst().allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+            }
     }
 
     /// `#ffffff` or `#000000`, whichever has the higher WCAG contrast ratio with `color`.
