@@ -90,9 +90,10 @@ struct ActionPageView {
         hidden("lang", request.language)
         hidden("csrf", formToken)
         if operation == .passwordReset {
-            if outcome == .passwordsDiffer || outcome == .weakPassword, let email = info?.email {
-                // The form again: the message says what was wrong, so the address moves here.
-                html += "<p>\(PageHTML.isolated(email, id: "email"))</p>\n"
+            if outcome == .passwordsDiffer || outcome == .weakPassword {
+                // The form again: the message says what was wrong, so what the form is for
+                // (and the account's address) moves here.
+                html += "<p>\(PageHTML.fill(mode.message, fragments))</p>\n"
             }
             html += passwordFields(text: text)
         }
@@ -140,7 +141,7 @@ struct ActionPageView {
         var html: [String: String] = [:]
         var plain: [String: String] = [:]
         if let name = branding?.name {
-            html["app"] = HTMLText.escape(name)
+            html["app"] = "<bdi>\(HTMLText.escape(name))</bdi>"
             plain["app"] = name
         }
         if let info {

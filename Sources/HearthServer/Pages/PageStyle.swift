@@ -22,7 +22,8 @@ enum PageStyle {
         .brand img{display:block;max-height:2.5rem;max-width:10rem;width:auto;height:auto}
         h1{margin:0 0 .75rem;font-size:1.5rem;line-height:1.3}
         p{margin:0 0 1rem}
-        .value{font-weight:600;overflow-wrap:anywhere}
+        main>:last-child{margin-bottom:0}
+        .value{display:inline-block;max-width:100%;font-weight:600;overflow-wrap:anywhere}
         .notice{margin:0 0 1.25rem;padding:.75rem 1rem;border-inline-start:.25rem solid #cf222e;border-radius:.375rem;\
         background:#ffebe9;color:#1f2328}
         form{margin:1.5rem 0 0}
