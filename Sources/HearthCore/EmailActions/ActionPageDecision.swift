@@ -1,3 +1,5 @@
+public import HearthWire
+
 /// What the hosted action page (`/__/auth/action`) receives: the link's parameters, and for
 /// a form submission the form's fields.
 public struct ActionPageRequest: Sendable, Equatable {
@@ -41,7 +43,11 @@ public struct ActionPageRequest: Sendable, Equatable {
     }
 
     /// The mode's operation, when the mode is one Hearth knows.
-    public var operation: ActionCodeOperation? { mode.flatMap(ActionCodeOperation.init(mode:)) }
+    public var operation: ActionCodeOperation? {
+        guard let mode else { return nil }
+        let operation = ActionCodeOperation(mode: mode)
+        return operation == .unknown ? nil : operation
+    }
 }
 
 /// What the action page shows; the raw values are the page's `data-outcome`
@@ -130,7 +136,7 @@ public enum ActionPageDecision {
         case .usable: break
         }
         switch operation {
-        case .emailSignIn:
+        case .emailLink:
             guard let continueURL = request.continueURL, !continueURL.isEmpty else { return .show(.noContinueURL) }
             guard continueURLs?.allows(continueURL) == true else { return .show(.unauthorizedContinueURL) }
             guard request.submission != nil else { return .show(.ready) }
@@ -154,6 +160,8 @@ public enum ActionPageDecision {
             return .resetPassword(newPassword: password)
         case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
             return request.submission == nil ? .show(.ready) : .apply
+        case .unknown:
+            return .show(.invalid)
         }
     }
 
@@ -203,7 +211,7 @@ public enum SignInHandOver {
         }
         let kept = PercentEncoding.queryValueCharacters
         var added = [
-            "mode=" + ActionCodeOperation.emailSignIn.mode,
+            "mode=signIn",
             "oobCode=" + PercentEncoding.encode(code, keeping: kept),
             "apiKey=" + PercentEncoding.encode(apiKey, keeping: kept),
         ]

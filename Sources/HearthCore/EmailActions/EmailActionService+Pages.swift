@@ -1,5 +1,6 @@
 import HearthBase
 import HearthStore
+public import HearthWire
 
 /// What the hosted action page may learn of a code without using it: mail scanners and link
 /// pre-fetchers open links, so looking never changes anything.

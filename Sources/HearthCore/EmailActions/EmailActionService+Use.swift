@@ -1,5 +1,6 @@
 import HearthBase
 public import HearthStore
+import HearthWire
 
 extension EmailActionService {
     /// An applied code (`accounts:update` with `oobCode`): what it was and the account now.
@@ -82,7 +83,7 @@ extension EmailActionService {
             case .recoverEmail:
                 changes.email = .some(usable.info.email)
                 changes.emailVerified = true
-            case .passwordReset, .emailSignIn:
+            case .passwordReset, .emailLink, .unknown:
                 throw AuthError.invalidOOBCode
             }
             try consume(usable.record, in: transaction, now: now)
@@ -112,7 +113,7 @@ extension EmailActionService {
         let now = clock.nowMilliseconds()
         let (account, refreshToken, isNew) = try store.write { [self] transaction in
             let usable = try usableCode(code, project: project, in: transaction, now: now)
-            guard usable.info.operation == .emailSignIn else { throw AuthError.invalidOOBCode }
+            guard usable.info.operation == .emailLink else { throw AuthError.invalidOOBCode }
             guard usable.record.email == normalized else {
                 throw AuthError(.invalidEmail, "The email provided does not match the sign-in email address.")
             }
@@ -177,11 +178,11 @@ extension EmailActionService {
         guard !code.isEmpty, code.utf8.count <= ActionCode.maximumLength,
             let record = try transaction.actionCode(hash: ActionCode.storageKey(code)),
             record.projectID == project.id,
-            let operation = ActionCodeOperation(rawValue: record.operation)
+            let operation = ActionCodeOperation(exactRequestType: record.operation)
         else { return .unknown }
         if record.consumedAt != nil { return .used(operation) }
         if now >= record.expiresAt { return .expired(operation) }
-        if operation != .emailSignIn {
+        if operation != .emailLink {
             guard let localID = record.localID,
                 let account = try transaction.account(projectID: project.id, localID: localID)
             else { return .void(operation) }
@@ -228,7 +229,7 @@ extension EmailActionService {
         let lifetime = project.settings.codeLifetimeSeconds(for: .recoverEmail)
         let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
         let language = project.emailLanguage(
-            for: .recoverEmail,
+            for: .action(.recoverEmail),
             preferences: LanguagePreferences(stored: account.language)
         )
         let link = ActionLinkBuilder(project: project, publicURL: publicURL).link(
@@ -241,7 +242,7 @@ extension EmailActionService {
         let record = ActionCodeRecord(
             codeHash: hash,
             projectID: project.id,
-            operation: ActionCodeOperation.recoverEmail.rawValue,
+            operation: ActionCodeOperation.recoverEmail.requestType,
             localID: localID,
             email: info.email,
             newEmail: newEmail,
@@ -251,7 +252,7 @@ extension EmailActionService {
         )
         let mail = try composer.compose(
             MailRequest(
-                kind: .recoverEmail,
+                kind: .action(.recoverEmail),
                 project: project,
                 recipient: info.email,
                 languages: LanguagePreferences(explicit: language),
@@ -263,7 +264,7 @@ extension EmailActionService {
             )
         )
         let action = MailAction(
-            requestType: .recoverEmail,
+            operation: .recoverEmail,
             email: info.email,
             newEmail: newEmail,
             oobCode: code,

@@ -1,9 +1,11 @@
+import HearthWire
+
 extension LanguagePack {
     /// Persian (Farsi), written right to left; numbers in Persian digits.
     public static let persian = LanguagePack(
         tag: "fa",
         copies: [
-            .passwordReset: Copy(
+            .action(.passwordReset): Copy(
                 subject: "بازنشانی گذرواژهٔ %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: ["برای بازنشانی گذرواژهٔ %APP_NAME% برای حساب %EMAIL% روی این پیوند بزنید."],
@@ -13,7 +15,7 @@ extension LanguagePack {
                     "اگر درخواست بازنشانی گذرواژه نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .verifyEmail: Copy(
+            .action(.verifyEmail): Copy(
                 subject: "تأیید نشانی ایمیل برای %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: ["برای تأیید نشانی ایمیل خود، %EMAIL%، روی این پیوند بزنید."],
@@ -23,7 +25,7 @@ extension LanguagePack {
                     "اگر درخواست تأیید این نشانی را نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .emailSignIn: Copy(
+            .action(.emailLink): Copy(
                 subject: "ورود به %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [
@@ -36,7 +38,7 @@ extension LanguagePack {
                     "اگر این پیوند را درخواست نکرده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .verifyAndChangeEmail: Copy(
+            .action(.verifyAndChangeEmail): Copy(
                 subject: "تأیید نشانی ایمیل تازه برای %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [
@@ -48,7 +50,7 @@ extension LanguagePack {
                     "اگر درخواست تغییر نشانی ایمیل نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .recoverEmail: Copy(
+            .action(.recoverEmail): Copy(
                 subject: "نشانی ایمیل ورود شما به %APP_NAME% تغییر کرد",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [

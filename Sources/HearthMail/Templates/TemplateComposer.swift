@@ -153,7 +153,8 @@ public struct TemplateComposer: MailComposer {
 extension ProjectSettings {
     /// How long the action link of `kind` works, from the project's code lifetimes.
     func linkLifetimeSeconds(_ kind: MailKind) -> Int64 {
-        ActionCodeOperation(rawValue: kind.rawValue).map(codeLifetimeSeconds(for:)) ?? 0
+        guard case .action(let operation) = kind else { return 0 }
+        return codeLifetimeSeconds(for: operation)
     }
 }
 

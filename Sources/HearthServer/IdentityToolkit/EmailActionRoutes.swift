@@ -2,6 +2,7 @@ import HearthBase
 import HearthCore
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// The `requestType` enum of `accounts:sendOobCode`, in proto order (a client may send
@@ -34,7 +35,7 @@ extension HearthApplication {
         guard let typeName = try request.enumValue("requestType", cases: Self.oobRequestTypes),
             typeName != "OOB_REQ_TYPE_UNSPECIFIED"
         else { throw AuthError(.missingRequestType) }
-        guard let operation = ActionCodeOperation(rawValue: typeName) else {
+        guard let operation = ActionCodeOperation(exactRequestType: typeName) else {
             throw AuthError(.invalidRequestType, "\(typeName) codes cannot be requested.")
         }
         let project = caller.project
@@ -84,7 +85,7 @@ extension HearthApplication {
         object["kind"] = "identitytoolkit#ResetPasswordResponse"
         object["email"] = .string(info.email)
         if let newEmail = info.newEmail { object["newEmail"] = .string(newEmail) }
-        object["requestType"] = .string(info.operation.rawValue)
+        object["requestType"] = .string(info.operation.requestType)
         return .json(.object(object))
     }
 
@@ -130,14 +131,14 @@ extension HearthApplication {
     }
 
     /// The `ActionCodeSettings` fields of a `sendOobCode` body.
-    private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettings {
-        ActionCodeSettings(
+    private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettingsFields {
+        ActionCodeSettingsFields(
             continueURL: try request.string("continueUrl"),
-            canHandleCodeInApp: try request.bool("canHandleCodeInApp") ?? false,
+            canHandleCodeInApp: try request.bool("canHandleCodeInApp"),
             iOSBundleID: try request.string("iOSBundleId"),
             iOSAppStoreID: try request.string("iOSAppStoreId"),
             androidPackageName: try request.string("androidPackageName"),
-            androidInstallApp: try request.bool("androidInstallApp") ?? false,
+            androidInstallApp: try request.bool("androidInstallApp"),
             androidMinimumVersion: try request.string("androidMinimumVersion")
                 ?? request.string("androidMinimumVersionCode"),
             linkDomain: try request.string("linkDomain"),

@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthHTTP
+import HearthWire
 
 extension HearthApplication {
     /// `GET`/`HEAD /__/auth/action` (the emailed link: shows the action, never uses the

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 extension ActionPageText {
     static let english = ActionPageText(
@@ -17,7 +18,7 @@ extension ActionPageText {
                 doneHeading: "Your email address is verified",
                 doneMessage: "{email} is now verified for {app}."
             ),
-            .emailSignIn: Mode(
+            .emailLink: Mode(
                 heading: "Sign in to {app}",
                 message: "You asked to sign in to {app} as {email}. Continue to finish signing in.",
                 button: "Continue signing in",

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 extension ActionPageText {
     static let italian = ActionPageText(
@@ -17,7 +18,7 @@ extension ActionPageText {
                 doneHeading: "Il tuo indirizzo email è verificato",
                 doneMessage: "{email} ora è verificato per {app}."
             ),
-            .emailSignIn: Mode(
+            .emailLink: Mode(
                 heading: "Accedi a {app}",
                 message: "Hai chiesto di accedere a {app} come {email}. Continua per completare l'accesso.",
                 button: "Continua l'accesso",

@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 extension ActionPageText {
     static let persian = ActionPageText(
@@ -17,7 +18,7 @@ extension ActionPageText {
                 doneHeading: "نشانی ایمیل شما تأیید شد",
                 doneMessage: "{email} اکنون برای {app} تأیید شده است."
             ),
-            .emailSignIn: Mode(
+            .emailLink: Mode(
                 heading: "ورود به {app}",
                 message: "درخواست کرده‌اید با {email} وارد {app} شوید. برای پایان ورود ادامه دهید.",
                 button: "ادامهٔ ورود",

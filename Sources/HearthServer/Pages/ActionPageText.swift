@@ -1,4 +1,5 @@
 import HearthCore
+import HearthWire
 
 /// What the action page (`/__/auth/action`) says, in one language. Placeholders: `{app}`
 /// (the project's name), `{email}`, `{newEmail}`, `{count}`.

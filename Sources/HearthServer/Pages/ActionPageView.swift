@@ -1,5 +1,6 @@
 import HearthCore
 import HearthHTTP
+import HearthWire
 
 /// The action page of one outcome, as HTML: the mode's form (with the code's hidden fields
 /// and its form token), its result with "Continue", or a refusal that says what to do next.
@@ -28,7 +29,7 @@ struct ActionPageView {
             message: "",
             status: Self.status(of: outcome)
         )
-        if let operation { page.attributes.append(("data-mode", operation.mode)) }
+        if let mode = operation?.mode { page.attributes.append(("data-mode", mode)) }
         let fragments = fragments(branding: branding)
 
         if outcome.isRefusal && !outcome.showsForm || outcome == .noContinueURL {
@@ -65,7 +66,7 @@ struct ActionPageView {
             page.message = PageHTML.fill(mode.message, fragments.html)
         }
         page.content = form(operation: operation, mode: mode, text: text, fragments: fragments.html)
-        if operation == .emailSignIn, let continueURL = request.continueURL, let origin = Self.origin(of: continueURL) {
+        if operation == .emailLink, let continueURL = request.continueURL, let origin = Self.origin(of: continueURL) {
             page.formTargets = [origin]
         }
         return page
