@@ -98,7 +98,9 @@ import Testing
 
     @Test("an unknown mode is invalid; the code's state decides next; a code of another kind is a mismatch")
     func codeStates() {
-        #expect(Self.decide(Self.request("revertSecondFactorAddition"), .usable(Self.info(.verifyEmail))) == .show(.invalid))
+        #expect(
+            Self.decide(Self.request("revertSecondFactorAddition"), .usable(Self.info(.verifyEmail))) == .show(.invalid)
+        )
         #expect(Self.decide(Self.request("verifyEmail"), .invalid) == .show(.invalid))
         #expect(Self.decide(Self.request("verifyEmail"), .otherProject) == .show(.mismatch))
         #expect(Self.decide(Self.request("verifyEmail"), .used(.verifyEmail)) == .show(.used))
@@ -154,12 +156,16 @@ import Testing
         let submission = ActionPageRequest.Submission(formToken: "t")
         #expect(
             Self.decide(Self.request("signIn", code: "c0de", language: "fa", submission: submission), usable)
-                == .continueSignIn(to: "http://localhost:5000/after?mode=signIn&oobCode=c0de&apiKey=demo-api-key&lang=fa")
+                == .continueSignIn(
+                    to: "http://localhost:5000/after?mode=signIn&oobCode=c0de&apiKey=demo-api-key&lang=fa"
+                )
         )
         // No `lang` in the link: the page's language goes along.
         #expect(
             Self.decide(Self.request("signIn", code: "c0de", submission: submission), usable)
-                == .continueSignIn(to: "http://localhost:5000/after?mode=signIn&oobCode=c0de&apiKey=demo-api-key&lang=en")
+                == .continueSignIn(
+                    to: "http://localhost:5000/after?mode=signIn&oobCode=c0de&apiKey=demo-api-key&lang=en"
+                )
         )
         for submission in [nil, submission] {
             #expect(
@@ -167,7 +173,10 @@ import Testing
                     == .show(.noContinueURL)
             )
             #expect(
-                Self.decide(Self.request("signIn", continueURL: "https://evil.example.net/", submission: submission), usable)
+                Self.decide(
+                    Self.request("signIn", continueURL: "https://evil.example.net/", submission: submission),
+                    usable
+                )
                     == .show(.unauthorizedContinueURL)
             )
             #expect(
@@ -180,7 +189,12 @@ import Testing
     @Test("the sign-in hand-over keeps the continue URL's query and fragment and replaces its sign-in parameters")
     func handOverURL() {
         #expect(
-            SignInHandOver.url("https://app.example/finish?next=%2Fhome&mode=x#top", code: "a+b", apiKey: "k", language: "pt-BR")
+            SignInHandOver.url(
+                "https://app.example/finish?next=%2Fhome&mode=x#top",
+                code: "a+b",
+                apiKey: "k",
+                language: "pt-BR"
+            )
                 == "https://app.example/finish?next=%2Fhome&mode=signIn&oobCode=a%2Bb&apiKey=k&lang=pt-BR#top"
         )
         #expect(
@@ -188,15 +202,25 @@ import Testing
                 == "https://app.example?mode=signIn&oobCode=c&apiKey=k"
         )
         #expect(
-            SignInHandOver.url("https://app.example/?oobCode=old&apiKey=old&lang=old", code: "c", apiKey: "k", language: "en")
+            SignInHandOver.url(
+                "https://app.example/?oobCode=old&apiKey=old&lang=old",
+                code: "c",
+                apiKey: "k",
+                language: "en"
+            )
                 == "https://app.example/?mode=signIn&oobCode=c&apiKey=k&lang=en"
         )
     }
 
     @Test("Continue is offered only for a continue URL that is still authorized")
     func continueLink() {
-        #expect(ActionPageDecision.continueLink(Self.request("verifyEmail"), continueURLs: Self.policy) == Self.continueURL)
-        #expect(ActionPageDecision.continueLink(Self.request("verifyEmail", continueURL: nil), continueURLs: Self.policy) == nil)
+        #expect(
+            ActionPageDecision.continueLink(Self.request("verifyEmail"), continueURLs: Self.policy) == Self.continueURL
+        )
+        #expect(
+            ActionPageDecision.continueLink(Self.request("verifyEmail", continueURL: nil), continueURLs: Self.policy)
+                == nil
+        )
         #expect(
             ActionPageDecision.continueLink(
                 Self.request("verifyEmail", continueURL: "javascript:alert(1)"),
@@ -271,11 +295,15 @@ import Testing
         for requirement in PasswordPolicy.requirements {
             switch requirement {
             case .minimumCharacters(let count):
-                #expect(throws: AuthError.self) { try PasswordPolicy.validate(String(repeating: "é", count: count - 1)) }
+                #expect(throws: AuthError.self) {
+                    try PasswordPolicy.validate(String(repeating: "é", count: count - 1))
+                }
                 try PasswordPolicy.validate(String(repeating: "é", count: count))
             case .maximumBytes(let count):
                 try PasswordPolicy.validate(String(repeating: "a", count: count))
-                #expect(throws: AuthError.self) { try PasswordPolicy.validate(String(repeating: "a", count: count + 1)) }
+                #expect(throws: AuthError.self) {
+                    try PasswordPolicy.validate(String(repeating: "a", count: count + 1))
+                }
             }
         }
     }

@@ -123,7 +123,10 @@ import Testing
         let code = try app.code("PASSWORD_RESET", email: "ada@example.com")
         let ready = app.page(TestApplication.actionTarget(mode: "resetPassword", code: code))
 
-        let differ = try app.submit(ready, ["newPassword": Self.newPassword, "confirmPassword": Self.newPassword + "x"])
+        let differ = try app.submit(
+            ready,
+            ["newPassword": Self.newPassword, "confirmPassword": Self.newPassword + "x"]
+        )
         #expect(differ.status == 400 && differ.outcome == "passwords-differ")
         #expect(differ.has(id: "new-password") && differ.has(id: "password-policy") && differ.has(id: "confirm"))
         #expect(differ.content(id: "email") == "ada@example.com")
@@ -236,7 +239,10 @@ import Testing
         let verify = try app.code("VERIFY_EMAIL", email: "ada@example.com")
         let cases: [(String, String, Int)] = [
             (TestApplication.actionTarget(mode: "resetPassword", code: "not-a-code"), "invalid", 400),
-            (TestApplication.actionTarget(mode: "resetPassword", code: String(repeating: "A", count: 5_000)), "invalid", 400),
+            (
+                TestApplication.actionTarget(mode: "resetPassword", code: String(repeating: "A", count: 5_000)),
+                "invalid", 400
+            ),
             (TestApplication.actionTarget(mode: "somethingElse", code: reset), "invalid", 400),
             (TestApplication.actionTarget(mode: "verifyEmail", code: reset), "mismatch", 400),
             (TestApplication.actionTarget(mode: "resetPassword", code: reset, apiKey: "another-key"), "mismatch", 400),
@@ -301,6 +307,7 @@ import Testing
         let app = try Self.app()
         let verify = try app.code("VERIFY_EMAIL", email: "ada@example.com")
         let signIn = try app.code("EMAIL_SIGNIN", email: "ada@example.com", handledInApp: true)
+        let other = try app.code("VERIFY_EMAIL", email: "ada@example.com")
         let verifyPage = app.page(TestApplication.actionTarget(mode: "verifyEmail", code: verify))
         let signInPage = app.page(TestApplication.actionTarget(mode: "signIn", code: signIn))
         #expect(signInPage.outcome == "ready")
@@ -321,7 +328,6 @@ import Testing
         #expect(look.outcome == "unauthorized-continue-url")
 
         // A continue URL edited into the form is checked the same way.
-        let other = try app.code("VERIFY_EMAIL", email: "ada@example.com")
         let otherPage = app.page(TestApplication.actionTarget(mode: "verifyEmail", code: other))
         let edited = try app.submit(otherPage, ["continueUrl": "https://evil.example.net/"])
         #expect(edited.outcome == "done" && !edited.has(id: "continue") && !edited.text.contains("evil"))
@@ -412,7 +418,11 @@ import Testing
     }
 
     private func localID(_ app: TestApplication, _ email: String) throws -> String {
-        let answer = app.admin(.post, "/v1/projects/\(TestApplication.projectID)/accounts:lookup", ["email": [.string(email)]])
+        let answer = app.admin(
+            .post,
+            "/v1/projects/\(TestApplication.projectID)/accounts:lookup",
+            ["email": [.string(email)]]
+        )
         return try #require(answer.json["users"]?[0]?["localId"]?.stringValue)
     }
 }

@@ -128,8 +128,12 @@ struct PageAnswer {
     }
 
     /// The root element's `lang` and `dir`.
-    var language: String? { text.firstMatch(of: /<html[^>]*>/).flatMap { Self.attribute("lang", in: String($0.output)) } }
-    var direction: String? { text.firstMatch(of: /<html[^>]*>/).flatMap { Self.attribute("dir", in: String($0.output)) } }
+    var language: String? {
+        text.firstMatch(of: /<html[^>]*>/).flatMap { Self.attribute("lang", in: String($0.output)) }
+    }
+    var direction: String? {
+        text.firstMatch(of: /<html[^>]*>/).flatMap { Self.attribute("dir", in: String($0.output)) }
+    }
 
     /// The form's hidden fields, in order, unescaped.
     var hiddenFields: [(String, String)] {
