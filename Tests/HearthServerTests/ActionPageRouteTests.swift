@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthCrypto
+import HearthWire
 import Testing
 
 @testable import HearthHTTP
@@ -415,6 +416,53 @@ import Testing
         #expect(branded.text.contains(":root{--accent:#ffd33d;--on-accent:#000000}"))
         #expect(branded.text.contains("Ada&#39;s &lt;Shop&gt;"))
         for hash in styleHashes(branded) { #expect(policy.contains(hash)) }
+    }
+
+    @Test("every page's words exist in every language the emails ship, with English's placeholders")
+    func wordsInEveryLanguage() throws {
+        func placeholders(_ text: String) -> Set<String> {
+            Set(text.matches(of: /\{[A-Za-z]+\}/).map { String($0.output) })
+        }
+        func words(_ text: ActionPageText) -> [String: String] {
+            var words: [String: String] = [
+                "newPasswordLabel": text.newPasswordLabel, "confirmPasswordLabel": text.confirmPasswordLabel,
+                "policyHeading": text.policyHeading, "minimumCharacters": text.minimumCharacters,
+                "maximumBytes": text.maximumBytes, "passwordsDiffer": text.passwordsDiffer,
+                "weakPassword": text.weakPassword, "continueLabel": text.continueLabel, "closeHint": text.closeHint,
+            ]
+            for (operation, mode) in text.modes {
+                let name = operation.mode ?? "?"
+                words[name + ".heading"] = mode.heading
+                words[name + ".message"] = mode.message
+                words[name + ".button"] = mode.button
+                words[name + ".doneHeading"] = mode.doneHeading
+                words[name + ".doneMessage"] = mode.doneMessage
+            }
+            for (outcome, refusal) in text.refusals {
+                words[outcome.rawValue + ".heading"] = refusal.heading
+                words[outcome.rawValue + ".message"] = refusal.message
+            }
+            return words
+        }
+        let english = words(ActionPageText.copy[DocumentLanguage("en")])
+        #expect(english.count == 9 + 5 * ActionCodeOperation.actions.count + 2 * ActionPageText.refusalOutcomes.count)
+        for tag in LanguagePack.builtInTags {
+            let language = DocumentLanguage(tag)
+            let translated = words(ActionPageText.copy[language])
+            #expect(Set(translated.keys) == Set(english.keys), "\(tag)")
+            for (key, text) in translated {
+                #expect(!text.isEmpty, "\(tag) \(key)")
+                #expect(placeholders(text) == placeholders(english[key] ?? ""), "\(tag) \(key): \(text)")
+            }
+            let errors = ErrorPageText.copy[language]
+            for text in [
+                errors.notFoundHeading, errors.notFoundMessage, errors.methodHeading, errors.methodMessage,
+                errors.failureHeading, errors.failureMessage,
+            ] {
+                #expect(!text.isEmpty && placeholders(text).isEmpty, "\(tag)")
+            }
+            #expect(PageLanguage.choose(requested: tag, acceptLanguage: nil, projectDefault: nil) == language)
+        }
     }
 
     private func localID(_ app: TestApplication, _ email: String) throws -> String {
