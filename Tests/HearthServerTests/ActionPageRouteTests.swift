@@ -346,6 +346,31 @@ import Testing
         #expect(garbage.status == 400 && garbage.header("Content-Type") == "text/html; charset=utf-8")
     }
 
+    @Test("markup in the link's values is shown as text, never run")
+    func hostileValues() throws {
+        let app = try Self.app()
+        let code = try app.code("VERIFY_EMAIL", email: "ada@example.com")
+        let hostile = "http://localhost:5000/\"><script>alert(1)</script>"
+        let page = app.page(
+            TestApplication.actionTarget(
+                mode: "verifyEmail",
+                code: code,
+                continueURL: hostile,
+                language: "\"><script>alert(2)</script>"
+            )
+        )
+        #expect(page.status == 200 && page.outcome == "ready")
+        #expect(page.hidden("continueUrl") == hostile)
+        Self.expectPageHeaders(page)
+        let done = try app.submit(page)
+        #expect(done.outcome == "done")
+        #expect(done.href(id: "continue") == hostile)
+        Self.expectPageHeaders(done)
+        let invalid = app.page("/__/auth/action?mode=%3Cscript%3E&oobCode=%3Cscript%3E&apiKey=demo-api-key")
+        #expect(invalid.outcome == "invalid")
+        Self.expectPageHeaders(invalid)
+    }
+
     // MARK: - Every page's frame
 
     @Test("paths under /__/auth/ that serve nothing, and other methods, get pages")
