@@ -18,7 +18,7 @@ public struct PageBranding: Sendable, Equatable {
     /// The text colour on the accent colour: black or white, whichever contrasts more.
     public let onAccentColor: String
 
-    /// Hearth's own accent: a blue with 4.5:1 contrast to white, both ways (WCAG AA).
+    /// Hearth's own accent: a blue on which white text has a contrast of 6:1 (WCAG AA asks 4.5:1).
     public static let defaultAccentColor = "#1a5fb4"
 
     public init(project: Project) {
