@@ -130,19 +130,23 @@ extension HearthApplication {
         return .json(.object(object))
     }
 
-    /// The `ActionCodeSettings` fields of a `sendOobCode` body.
+    /// The `ActionCodeSettings` fields of a `sendOobCode` body, by their wire names
+    /// (`ActionCodeSettingsFields.CodingKeys`).
     private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettingsFields {
-        ActionCodeSettingsFields(
-            continueURL: try request.string("continueUrl"),
-            canHandleCodeInApp: try request.bool("canHandleCodeInApp"),
-            iOSBundleID: try request.string("iOSBundleId"),
-            iOSAppStoreID: try request.string("iOSAppStoreId"),
-            androidPackageName: try request.string("androidPackageName"),
-            androidInstallApp: try request.bool("androidInstallApp"),
-            androidMinimumVersion: try request.string("androidMinimumVersion")
-                ?? request.string("androidMinimumVersionCode"),
-            linkDomain: try request.string("linkDomain"),
-            dynamicLinkDomain: try request.string("dynamicLinkDomain")
+        typealias Field = ActionCodeSettingsFields.CodingKeys
+        let fields = request.fields
+        return ActionCodeSettingsFields(
+            continueURL: try fields.string(Field.continueURL),
+            canHandleCodeInApp: try fields.bool(Field.canHandleCodeInApp),
+            iOSBundleID: try fields.string(Field.iOSBundleID),
+            iOSAppStoreID: try fields.string(Field.iOSAppStoreID),
+            androidPackageName: try fields.string(Field.androidPackageName),
+            androidInstallApp: try fields.bool(Field.androidInstallApp),
+            // Older Android SDKs name the minimum version by its version code.
+            androidMinimumVersion: try fields.string(Field.androidMinimumVersion)
+                ?? fields.string("androidMinimumVersionCode"),
+            linkDomain: try fields.string(Field.linkDomain),
+            dynamicLinkDomain: try fields.string(Field.dynamicLinkDomain)
         )
     }
 
