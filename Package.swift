@@ -72,10 +72,12 @@ let package = Package(
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
         .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
         .testTarget(name: "HearthNetworkTests", dependencies: ["HearthNetwork", "HearthTestSupport"]),
-        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore", "HearthWire"]),
         .testTarget(
             name: "HearthMailTests",
-            dependencies: ["HearthMail", "HearthCore", "HearthCrypto", "HearthStore", "HearthTestSupport"],
+            dependencies: [
+                "HearthMail", "HearthCore", "HearthCrypto", "HearthStore", "HearthTestSupport", "HearthWire",
+            ],
             exclude: ["Fixtures"]  // rendered templates, read by path (TemplateFixtureTests)
         ),
         .testTarget(

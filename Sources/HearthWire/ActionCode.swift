@@ -1,8 +1,14 @@
 public import Foundation
 
-/// The kind of email action a code performs, with the SDKs' case names.
+/// The kind of email action a code performs, with the SDKs' case names: the one list of
+/// actions, which the server's codes, links and emails (`MailKind.action`) use too.
 public enum ActionCodeOperation: Int, Sendable, Codable, CaseIterable {
-    case unknown, passwordReset, verifyEmail, recoverEmail, emailLink, verifyAndChangeEmail
+    /// What the SDKs report for a code or answer they cannot place; no code performs it.
+    case unknown
+    case passwordReset, verifyEmail, recoverEmail, emailLink, verifyAndChangeEmail
+
+    /// The operations a code can perform: every case but `.unknown`.
+    public static let actions: [ActionCodeOperation] = allCases.filter { $0 != .unknown }
 
     /// The `requestType` of `accounts:sendOobCode` and of `accounts:resetPassword` answers.
     public var requestType: String {
@@ -32,6 +38,13 @@ public enum ActionCodeOperation: Int, Sendable, Codable, CaseIterable {
     public init(requestType: String) {
         let upper = requestType.uppercased()
         self = Self.allCases.first { $0 != .unknown && $0.requestType == upper } ?? .unknown
+    }
+
+    /// The action whose `requestType` is exactly `requestType` (as the server stores and
+    /// receives it), `nil` for anything else, `OOB_REQ_TYPE_UNSPECIFIED` included.
+    public init?(exactRequestType requestType: String) {
+        guard let operation = Self.actions.first(where: { $0.requestType == requestType }) else { return nil }
+        self = operation
     }
 
     /// The operation a link's `mode` names, `.unknown` otherwise.

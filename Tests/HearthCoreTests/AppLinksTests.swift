@@ -1,4 +1,5 @@
 import HearthBase
+import HearthWire
 import Testing
 
 @testable import HearthCore
@@ -228,7 +229,7 @@ struct LinkLandingTests {
 struct BackToAppLinkTests {
     let builder = ActionLinkBuilder(project: DevelopmentSeed.project, publicURL: "http://127.0.0.1:9099")
 
-    func accepted(_ settings: ActionCodeSettings) throws -> AcceptedActionCodeSettings {
+    func accepted(_ settings: ActionCodeSettingsFields) throws -> AcceptedActionCodeSettings {
         try ContinueURLPolicy(project: DevelopmentSeed.project).accept(settings)
     }
 
@@ -240,7 +241,7 @@ struct BackToAppLinkTests {
     @Test("a send naming a registered app without handling the code gets a link-domain continue URL")
     func wrapsTheContinueURL() throws {
         let settings = try accepted(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "https://www.example.com/done?a=1&b=2",
                 iOSBundleID: "com.example.ios",
                 iOSAppStoreID: "1234567890",
@@ -269,7 +270,7 @@ struct BackToAppLinkTests {
         var project = DevelopmentSeed.project
         project.linkDomains = ["custom-domain.com", "other.example.com"]
         let settings = try ContinueURLPolicy(project: project).accept(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "https://www.example.com/",
                 androidPackageName: "com.example.android",
                 linkDomain: "other.example.com"
@@ -290,12 +291,12 @@ struct BackToAppLinkTests {
 
     @Test("without an app, without a continue URL or without a link domain the continue URL is left alone")
     func leftAlone() throws {
-        let plain = try accepted(ActionCodeSettings(continueURL: "https://www.example.com/"))
+        let plain = try accepted(ActionCodeSettingsFields(continueURL: "https://www.example.com/"))
         #expect(
             continueURL(of: builder.link(for: .verifyEmail, code: "C", apiKey: "k", settings: plain, language: nil))
                 == "https://www.example.com/"
         )
-        let noURL = try accepted(ActionCodeSettings(iOSBundleID: "com.example.ios"))
+        let noURL = try accepted(ActionCodeSettingsFields(iOSBundleID: "com.example.ios"))
         #expect(
             continueURL(of: builder.link(for: .verifyEmail, code: "C", apiKey: "k", settings: noURL, language: nil))
                 == nil
@@ -303,7 +304,7 @@ struct BackToAppLinkTests {
         var project = DevelopmentSeed.project
         project.linkDomains = []
         let settings = try ContinueURLPolicy(project: project).accept(
-            ActionCodeSettings(continueURL: "https://www.example.com/", iOSBundleID: "com.example.ios")
+            ActionCodeSettingsFields(continueURL: "https://www.example.com/", iOSBundleID: "com.example.ios")
         )
         let link = ActionLinkBuilder(project: project, publicURL: "http://127.0.0.1:9099").link(
             for: .verifyEmail,

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthWire
 import Testing
 
 @Suite struct ContinueURLParsingTests {
@@ -57,7 +58,7 @@ import Testing
 @Suite struct ContinueURLPolicyTests {
     private let seed = ContinueURLPolicy(project: DevelopmentSeed.project)
 
-    private func code(_ settings: ActionCodeSettings, policy: ContinueURLPolicy? = nil) -> String? {
+    private func code(_ settings: ActionCodeSettingsFields, policy: ContinueURLPolicy? = nil) -> String? {
         do {
             _ = try (policy ?? seed).accept(settings)
             return nil
@@ -72,7 +73,7 @@ import Testing
         "https://www.example.com./",
     ])
     func continueURLsOnAuthorizedDomainsAreAccepted(url: String) throws {
-        let accepted = try seed.accept(ActionCodeSettings(continueURL: url))
+        let accepted = try seed.accept(ActionCodeSettingsFields(continueURL: url))
         #expect(accepted.continueURL == url)
         #expect(!accepted.handledInApp)
     }
@@ -83,7 +84,7 @@ import Testing
         "https://127.0.0.2/", "https://localhost.evil.com/", "https://xn--www-example-com.evil/",
     ])
     func continueURLsElsewhereAreUnauthorized(url: String) {
-        #expect(code(ActionCodeSettings(continueURL: url)) == "UNAUTHORIZED_DOMAIN")
+        #expect(code(ActionCodeSettingsFields(continueURL: url)) == "UNAUTHORIZED_DOMAIN")
     }
 
     @Test(arguments: [
@@ -91,7 +92,7 @@ import Testing
         "https://www.example.com\\@evil.com/",
     ])
     func malformedContinueURLsAreInvalid(url: String) {
-        #expect(code(ActionCodeSettings(continueURL: url)) == "INVALID_CONTINUE_URI")
+        #expect(code(ActionCodeSettingsFields(continueURL: url)) == "INVALID_CONTINUE_URI")
     }
 
     @Test func aWildcardEntryAuthorisesSubDomainsOnly() {
@@ -118,13 +119,14 @@ import Testing
 
     @Test func anAppThatHandlesTheCodeNeedsAContinueURL() {
         #expect(
-            code(ActionCodeSettings(canHandleCodeInApp: true, iOSBundleID: "com.example.ios")) == "MISSING_CONTINUE_URI"
+            code(ActionCodeSettingsFields(canHandleCodeInApp: true, iOSBundleID: "com.example.ios"))
+                == "MISSING_CONTINUE_URI"
         )
     }
 
     @Test func registeredAppsAreAcceptedAndOthersRefused() throws {
         let accepted = try seed.accept(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "https://www.example.com/",
                 canHandleCodeInApp: true,
                 iOSBundleID: "com.example.ios",
@@ -137,26 +139,31 @@ import Testing
         #expect(accepted.iOSBundleID == "com.example.ios")
         #expect(accepted.androidPackageName == "com.example.android")
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", iOSBundleID: "com.attacker.app"))
+            code(ActionCodeSettingsFields(continueURL: "https://www.example.com/", iOSBundleID: "com.attacker.app"))
                 == "INVALID_IOS_BUNDLE_ID"
         )
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", androidPackageName: "com.attacker.app"))
+            code(
+                ActionCodeSettingsFields(
+                    continueURL: "https://www.example.com/",
+                    androidPackageName: "com.attacker.app"
+                )
+            )
                 == "INVALID_ANDROID_PACKAGE_NAME"
         )
     }
 
     @Test func appStoreAndInstallOptionsNeedTheirApp() {
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", iOSAppStoreID: "123"))
+            code(ActionCodeSettingsFields(continueURL: "https://www.example.com/", iOSAppStoreID: "123"))
                 == "MISSING_IOS_BUNDLE_ID"
         )
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", androidInstallApp: true))
+            code(ActionCodeSettingsFields(continueURL: "https://www.example.com/", androidInstallApp: true))
                 == "MISSING_ANDROID_PACKAGE_NAME"
         )
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", androidMinimumVersion: "3"))
+            code(ActionCodeSettingsFields(continueURL: "https://www.example.com/", androidMinimumVersion: "3"))
                 == "MISSING_ANDROID_PACKAGE_NAME"
         )
     }
@@ -166,15 +173,20 @@ import Testing
         project.apps.removeAll { $0.platform == .web }
         let policy = ContinueURLPolicy(project: project)
         #expect(
-            code(ActionCodeSettings(continueURL: "https://www.example.com/", canHandleCodeInApp: true), policy: policy)
+            code(
+                ActionCodeSettingsFields(continueURL: "https://www.example.com/", canHandleCodeInApp: true),
+                policy: policy
+            )
                 == "MISSING_IOS_BUNDLE_ID"
         )
-        #expect(code(ActionCodeSettings(continueURL: "https://www.example.com/", canHandleCodeInApp: true)) == nil)
+        #expect(
+            code(ActionCodeSettingsFields(continueURL: "https://www.example.com/", canHandleCodeInApp: true)) == nil
+        )
     }
 
     @Test func linkDomainsMustBeTheProjects() throws {
         let accepted = try seed.accept(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "https://www.example.com/",
                 canHandleCodeInApp: true,
                 linkDomain: "Custom-Domain.COM."
@@ -183,7 +195,7 @@ import Testing
         #expect(accepted.linkDomain == "custom-domain.com")
         #expect(
             code(
-                ActionCodeSettings(
+                ActionCodeSettingsFields(
                     continueURL: "https://www.example.com/",
                     canHandleCodeInApp: true,
                     linkDomain: "evil.com"
@@ -196,11 +208,14 @@ import Testing
     @Test func dynamicLinkDomainsAreRefusedAsRetired() {
         #expect(throws: ActionCodeSettingsError.self) {
             try seed.accept(
-                ActionCodeSettings(continueURL: "https://www.example.com/", dynamicLinkDomain: "example.page.link")
+                ActionCodeSettingsFields(
+                    continueURL: "https://www.example.com/",
+                    dynamicLinkDomain: "example.page.link"
+                )
             )
         }
         do {
-            _ = try seed.accept(ActionCodeSettings(dynamicLinkDomain: "example.page.link"))
+            _ = try seed.accept(ActionCodeSettingsFields(dynamicLinkDomain: "example.page.link"))
             Issue.record("a dynamic link domain was accepted")
         } catch {
             #expect(error.code == "INVALID_DYNAMIC_LINK_DOMAIN")
@@ -210,7 +225,7 @@ import Testing
 
     @Test func emptyFieldsCountAsAbsent() throws {
         let accepted = try seed.accept(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "",
                 iOSBundleID: "",
                 androidPackageName: "",
@@ -242,7 +257,10 @@ import Testing
             for: .passwordReset,
             code: "CODE123",
             apiKey: "demo-api-key",
-            settings: AcceptedActionCodeSettings(continueURL: "https://www.example.com/?a=1&b=2", handledInApp: false),
+            settings: AcceptedActionCodeSettings(
+                continueURL: "https://www.example.com/?a=1&b=2",
+                handledInApp: false
+            ),
             language: "it"
         )
         #expect(
@@ -267,7 +285,7 @@ import Testing
         var project = DevelopmentSeed.project
         project.actionURL = "https://app.example.com/auth?tenant=a"
         let link = ActionLinkBuilder(project: project, publicURL: "http://127.0.0.1:9099").link(
-            for: .emailSignIn,
+            for: .emailLink,
             code: "C",
             apiKey: "k",
             settings: AcceptedActionCodeSettings(continueURL: nil, handledInApp: false),
@@ -278,7 +296,7 @@ import Testing
 
     @Test func theSeedExampleIsWrappedOnTheLinkDomainAndUnwrapsToTheActionLink() throws {
         let settings = try ContinueURLPolicy(project: DevelopmentSeed.project).accept(
-            ActionCodeSettings(
+            ActionCodeSettingsFields(
                 continueURL: "https://www.example.com/?email=user@example.com",
                 canHandleCodeInApp: true,
                 iOSBundleID: "com.example.ios",
@@ -315,12 +333,12 @@ import Testing
 
     @Test func withoutARequestedDomainTheProjectDefaultThenThePublicHostIsUsed() {
         let settings = AcceptedActionCodeSettings(continueURL: "https://www.example.com/", handledInApp: true)
-        let link = builder.link(for: .emailSignIn, code: "C", apiKey: "k", settings: settings, language: nil)
+        let link = builder.link(for: .emailLink, code: "C", apiKey: "k", settings: settings, language: nil)
         #expect(link.hasPrefix("https://custom-domain.com/__/auth/links?link="))
         var project = DevelopmentSeed.project
         project.linkDomains = []
         let bare = ActionLinkBuilder(project: project, publicURL: "https://auth.example.org").link(
-            for: .emailSignIn,
+            for: .emailLink,
             code: "C",
             apiKey: "k",
             settings: settings,
@@ -333,10 +351,25 @@ import Testing
         )
     }
 
-    @Test func operationsRoundTripThroughTheirModes() {
-        for operation in ActionCodeOperation.allCases {
-            #expect(ActionCodeOperation(mode: operation.mode) == operation)
+    @Test func operationsRoundTripThroughTheirModesAndRequestTypes() {
+        for operation in ActionCodeOperation.actions {
+            #expect(operation.mode.map(ActionCodeOperation.init(mode:)) == operation)
+            #expect(ActionCodeOperation(exactRequestType: operation.requestType) == operation)
         }
-        #expect(ActionCodeOperation(mode: "revertSecondFactorAddition") == nil)
+        #expect(ActionCodeOperation(mode: "revertSecondFactorAddition") == .unknown)
+        #expect(ActionCodeOperation(exactRequestType: "OOB_REQ_TYPE_UNSPECIFIED") == nil)
+        #expect(ActionCodeOperation(exactRequestType: "password_reset") == nil)
+    }
+
+    @Test("a mail kind's raw value is its action's requestType, and reads back as that kind")
+    func mailKindsKeepTheirStoredNames() {
+        #expect(
+            MailKind.allCases.map(\.rawValue) == [
+                "PASSWORD_RESET", "VERIFY_EMAIL", "RECOVER_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "TEST",
+            ]
+        )
+        for kind in MailKind.allCases { #expect(MailKind(rawValue: kind.rawValue) == kind) }
+        #expect(MailKind(rawValue: "OOB_REQ_TYPE_UNSPECIFIED") == nil)
+        #expect(MailKind.action(.emailLink).linkMode == "signIn" && MailKind.test.linkMode == nil)
     }
 }

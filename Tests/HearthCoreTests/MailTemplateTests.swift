@@ -1,41 +1,42 @@
 import HearthCore
+import HearthWire
 import Testing
 
 @Suite struct MailTemplateTests {
     @Test func placeholderOrdinalsNumberTheCasesInOrder() {
         // The composer caches values in arrays indexed by ordinal: two cases sharing one
         // would hand one placeholder's value to the other.
-        #expect(MailPlaceholder.allCases.map(\.ordinal) == Array(MailPlaceholder.allCases.indices))
+        #expect(TemplatePlaceholder.allCases.map(\.ordinal) == Array(TemplatePlaceholder.allCases.indices))
     }
 
     @Test func placeholdersAreSplitFromLiteralText() throws {
-        let text = try MailTemplateText("Hi %DISPLAY_NAME%, reset %APP_NAME%: %LINK%", kind: .passwordReset)
+        let text = try TemplateText("Hi %DISPLAY_NAME%, reset %APP_NAME%: %LINK%", kind: .action(.passwordReset))
         #expect(text.placeholders == [.displayName, .appName, .link])
         let rendered = text.render { "[\($0.rawValue)]" }
         #expect(rendered == "Hi [DISPLAY_NAME], reset [APP_NAME]: [LINK]")
     }
 
     @Test func percentSignsThatAreNotPlaceholdersStayText() throws {
-        let text = try MailTemplateText("<td width=\"100%\">50% off %%APP_NAME% %lower% % %", kind: .test)
+        let text = try TemplateText("<td width=\"100%\">50% off %%APP_NAME% %lower% % %", kind: .test)
         #expect(text.render { _ in "X" } == "<td width=\"100%\">50% off %X %lower% % %")
     }
 
     @Test func anUnknownPlaceholderIsAClearError() {
         #expect {
-            try MailTemplateText("Hello %USER_NAME%", kind: .passwordReset)
+            try TemplateText("Hello %USER_NAME%", kind: .action(.passwordReset))
         } throws: { error in
-            let message = (error as? MailTemplateError)?.message ?? ""
+            let message = (error as? TemplateError)?.message ?? ""
             return message.contains("unknown placeholder %USER_NAME%") && message.contains("%DISPLAY_NAME%")
         }
     }
 
     @Test func aPlaceholderOfAnotherKindIsRefused() {
         #expect {
-            try MailTemplateText("Moving to %NEW_EMAIL%", kind: .passwordReset)
+            try TemplateText("Moving to %NEW_EMAIL%", kind: .action(.passwordReset))
         } throws: { error in
-            (error as? MailTemplateError)?.message.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true
+            (error as? TemplateError)?.message.contains("%NEW_EMAIL% is not available in PASSWORD_RESET") == true
         }
-        #expect(throws: Never.self) { try MailTemplateText("Moving to %NEW_EMAIL%", kind: .recoverEmail) }
+        #expect(throws: Never.self) { try TemplateText("Moving to %NEW_EMAIL%", kind: .action(.recoverEmail)) }
     }
 
     @Test func overridesAreValidatedWithEveryProblemNamed() {
@@ -64,11 +65,15 @@ import Testing
 
     @Test func aProjectWithABadTemplateIsRefused() {
         var project = DevelopmentSeed.project
-        project.settings.mail.setOverride(MailTemplateOverride(text: "%OOPS%"), kind: .verifyEmail, language: "en")
+        project.settings.mail.setOverride(
+            MailTemplateOverride(text: "%OOPS%"),
+            kind: .action(.verifyEmail),
+            language: "en"
+        )
         #expect(throws: ProjectValidationError.self) { try project.validated() }
         project.settings.mail.setOverride(
             MailTemplateOverride(text: "Verify: %LINK%"),
-            kind: .verifyEmail,
+            kind: .action(.verifyEmail),
             language: "EN"
         )
         #expect(project.settings.mail.templates["VERIFY_EMAIL"]?.count == 1)
@@ -79,12 +84,12 @@ import Testing
         var settings = MailSettings()
         settings.setOverride(
             MailTemplateOverride(subject: "Passwort", html: "<p>%LINK%</p>", text: "%LINK%"),
-            kind: .passwordReset,
+            kind: .action(.passwordReset),
             language: "de"
         )
         #expect(settings.problems().isEmpty)
-        #expect(settings.languages(for: .passwordReset) == ["en", "it", "fa", "de"])
-        #expect(settings.languages(for: .verifyEmail) == ["en", "it", "fa"])
+        #expect(settings.languages(for: .action(.passwordReset)) == ["en", "it", "fa", "de"])
+        #expect(settings.languages(for: .action(.verifyEmail)) == ["en", "it", "fa"])
     }
 
     @Test func senderAndSMTPSettingsAreChecked() {

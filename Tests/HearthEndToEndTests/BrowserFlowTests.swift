@@ -10,14 +10,19 @@ import Testing
 /// under `.build/browser-screenshots/` for a person to look at.
 @Suite struct BrowserFlowTests {
     /// The flows the script runs, by the names it prints.
-    static let flows = [
+    static let allFlows = [
         "resetPassword-en", "resetPassword-nojs", "resetPassword-fa", "verifyEmail-en", "verifyEmail-fa", "signIn-en",
         "verifyAndChangeEmail-en", "backToApp", "refusedPayload",
     ]
 
+    /// The flows that pass through the link domain's landing page (`/__/auth/links`), which is
+    /// not served yet: they are left out until it is.
+    static let flowsNeedingLinksPage: Set<String> = ["signIn-en", "backToApp", "refusedPayload"]
+
+    static var flows: [String] { allFlows.filter { !flowsNeedingLinksPage.contains($0) } }
+
     @Test(
         "Headless Chromium follows every emailed action link through the hosted pages to the continue URL",
-        .disabled("the hosted pages it drives (/__/auth/action, /__/auth/links) are not built yet: issue 24"),
         .enabled(if: Browser.available, Browser.unavailableReason)
     )
     func everyEmailedLinkLeadsToTheContinueURL() throws {
@@ -27,7 +32,10 @@ import Testing
         try? FileManager.default.removeItem(at: screenshots)
         let (status, output) = try runToolingScript(
             "browser_flows.py",
-            arguments: ["--base", server.baseURL, "--sink", sink.directory.path, "--screenshots", screenshots.path],
+            arguments: [
+                "--base", server.baseURL, "--sink", sink.directory.path, "--screenshots", screenshots.path,
+                "--only", Self.flows.joined(separator: ","),
+            ],
             against: server
         )
         for flow in Self.flows {

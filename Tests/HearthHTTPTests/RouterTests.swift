@@ -226,3 +226,37 @@ import Testing
 extension HTTPStatus {
     fileprivate static let accepted: HTTPStatus = 202
 }
+
+@Suite struct RouterMissTests {
+    @Test("misses under a prefix go to its handler, longest prefix first; others keep the JSON envelope")
+    func missesUnderAPrefix() throws {
+        var router = Router()
+        router.get("/pages/form", { _ in .text("form") })
+        router.post("/pages/form", { _ in .text("sent") })
+        router.answerMisses(under: "/pages") { _, miss in
+            .text(
+                miss == .notFound ? "pages: not found" : "pages: method",
+                status: miss == .notFound ? .notFound : .methodNotAllowed
+            )
+        }
+        router.answerMisses(under: "/pages/deep") { _, _ in .text("deep", status: .notFound) }
+
+        let missing = router.respond(to: Request(method: .get, target: "/pages/nothing"))
+        #expect(missing.status == .notFound && String(decoding: missing.body, as: UTF8.self) == "pages: not found")
+        let deep = router.respond(to: Request(method: .get, target: "/pages/deep/er"))
+        #expect(String(decoding: deep.body, as: UTF8.self) == "deep")
+        let method = router.respond(to: Request(method: .put, target: "/pages/form"))
+        #expect(method.status == .methodNotAllowed && String(decoding: method.body, as: UTF8.self) == "pages: method")
+        #expect(method.headers["Allow"] == "GET, HEAD, POST, OPTIONS")
+        // A CORS preflight is answered as on any path.
+        let preflight = router.respond(
+            to: Request(method: .options, target: "/pages/form", headers: ["Origin": "https://app.example"])
+        )
+        #expect(preflight.status != .methodNotAllowed)
+        // Outside the prefix (and on a path that only starts with the same letters), the envelope.
+        for target in ["/elsewhere", "/pagesx/form"] {
+            let other = router.respond(to: Request(method: .get, target: target))
+            #expect(other.status == .notFound && other.headers["Content-Type"] == Response.jsonContentType)
+        }
+    }
+}

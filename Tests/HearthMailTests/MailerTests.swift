@@ -3,6 +3,7 @@ import HearthBase
 import HearthCore
 import HearthNetwork
 import HearthStore
+import HearthWire
 import Synchronization
 import Testing
 
@@ -357,7 +358,7 @@ final class RecordingTransport: MailTransport {
         let record = try mailer.queueTestMessage(
             project: exampleProject(),
             to: "ada@example.com",
-            kind: .verifyAndChangeEmail,
+            kind: .action(.verifyAndChangeEmail),
             languages: LanguagePreferences(acceptLanguage: "fa-IR"),
             publicURL: "https://auth.example.com"
         )
@@ -382,7 +383,12 @@ final class RecordingTransport: MailTransport {
             ]
         }
         let link = "https://auth.example.com/__/auth/action?mode=resetPassword&oobCode=abc"
-        var request = MailRequest(kind: .passwordReset, project: project, recipient: "ada@example.com", link: link)
+        var request = MailRequest(
+            kind: .action(.passwordReset),
+            project: project,
+            recipient: "ada@example.com",
+            link: link
+        )
         request.languages = LanguagePreferences(explicit: "en")
         let record = WriteTransaction.outboxRecord(
             for: try mailer.composer.compose(request),
@@ -417,7 +423,7 @@ final class RecordingTransport: MailTransport {
             project.settings.appName = "Ex\u{e4}mple \"App\""
         }
         var request = MailRequest(
-            kind: .passwordReset,
+            kind: .action(.passwordReset),
             project: project,
             recipient: "ada@example.com",
             link: "https://auth.example.com/__/auth/action?mode=resetPassword&oobCode=abc"

@@ -5,6 +5,7 @@ import HearthCore
 import HearthCrypto
 import HearthMail
 import HearthStore
+import HearthWire
 import Synchronization
 import Testing
 
@@ -33,7 +34,7 @@ private let start: Int64 = 1_750_000_000_000
 
     @Test func aMessageIsQueuedOnlyIfItsTransactionCommits() throws {
         struct Refused: Error {}
-        let mail = try TemplateComposer().compose(sampleRequest(.passwordReset, language: "it"))
+        let mail = try TemplateComposer().compose(sampleRequest(.action(.passwordReset), language: "it"))
         #expect(throws: Refused.self) {
             try store.write { transaction in
                 try transaction.enqueueMail(mail, at: start)
@@ -43,7 +44,7 @@ private let start: Int64 = 1_750_000_000_000
         #expect(try store.read { try $0.outboxMessages(projectID: DevelopmentSeed.projectID, limit: 10) }.isEmpty)
         #expect(try templateCount() == 0)
         let action = MailAction(
-            requestType: .passwordReset,
+            operation: .passwordReset,
             email: "ada@example.com",
             oobCode: "c0de",
             oobLink: "https://x/y"
@@ -72,7 +73,7 @@ private let start: Int64 = 1_750_000_000_000
     @Test func aTemplateInsertedByAGroupThatFailedIsInsertedAgain() throws {
         // The writer skips inserting a template it saw committed; one whose group was rolled
         // back (an unguarded write's store error) must not count as stored.
-        let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "en"))
+        let mail = try TemplateComposer().compose(sampleRequest(.action(.verifyEmail), language: "en"))
         let failed = DispatchSemaphore(value: 0)
         store.write(
             { transaction in
@@ -94,7 +95,7 @@ private let start: Int64 = 1_750_000_000_000
         )
         #expect(try stored.bodies()?.text == mail.text)
         // Once committed, later messages share it without inserting it again.
-        _ = try queue(2, kind: .verifyEmail)
+        _ = try queue(2, kind: .action(.verifyEmail))
         #expect(try templateCount() == 1)
     }
 
@@ -195,7 +196,7 @@ private let start: Int64 = 1_750_000_000_000
     }
 
     @Test func messagesPastTheirDeadlineFailWithTheLastErrorKept() throws {
-        let action = try queue(1, kind: .passwordReset)[0]
+        let action = try queue(1, kind: .action(.passwordReset))[0]
         let plain = try queue(1, at: start + 10)[0]
         _ = try store.write {
             try $0.claimOutboxMessages(now: start + 10, claimedUntil: start + 20, worker: "a", limit: 10)
@@ -267,16 +268,16 @@ private let start: Int64 = 1_750_000_000_000
             exampleProject { project in
                 project.settings.mail.setOverride(
                     MailTemplateOverride(html: "<p>\(greeting) %DISPLAY_NAME%: %LINK%</p>", text: "\(greeting) %LINK%"),
-                    kind: .passwordReset,
+                    kind: .action(.passwordReset),
                     language: "en"
                 )
             }
         }
         let before = try TemplateComposer().compose(
-            sampleRequest(.passwordReset, language: "en", project: project("Hi"))
+            sampleRequest(.action(.passwordReset), language: "en", project: project("Hi"))
         )
         let after = try TemplateComposer().compose(
-            sampleRequest(.passwordReset, language: "en", project: project("Hey"))
+            sampleRequest(.action(.passwordReset), language: "en", project: project("Hey"))
         )
         #expect(before.body.template.key != after.body.template.key)
         let queued = try store.write { transaction in
@@ -383,9 +384,9 @@ private let start: Int64 = 1_750_000_000_000
             migrations: Schema.migrations.filter { $0.version != 302 }
         )
         try ProjectDirectory(store: before, clock: ManualClock(milliseconds: start)).save(exampleProject())
-        let mail = try TemplateComposer().compose(sampleRequest(.verifyAndChangeEmail, language: "it"))
+        let mail = try TemplateComposer().compose(sampleRequest(.action(.verifyAndChangeEmail), language: "it"))
         let action = MailAction(
-            requestType: .verifyAndChangeEmail,
+            operation: .verifyAndChangeEmail,
             email: "ada@example.com",
             newEmail: "ada@example.org",
             oobCode: "code-1",
@@ -412,7 +413,7 @@ private let start: Int64 = 1_750_000_000_000
     }
 
     @Test func aStoredTemplateMustMatchItsKey() throws {
-        let mail = try TemplateComposer().compose(sampleRequest(.verifyEmail, language: "fa"))
+        let mail = try TemplateComposer().compose(sampleRequest(.action(.verifyEmail), language: "fa"))
         let template = mail.body.template
         #expect(try MailBodyTemplate.stored(key: template.key, source: template.source) == template)
         #expect(throws: MailError.self) {
@@ -425,7 +426,7 @@ private let start: Int64 = 1_750_000_000_000
         var record = OutboxRecord(
             id: "0001-broken",
             projectID: DevelopmentSeed.projectID,
-            kind: MailKind.verifyEmail.rawValue,
+            kind: MailKind.action(.verifyEmail).rawValue,
             language: "fa",
             sender: "noreply@example.com",
             recipient: "ada@example.com",

@@ -1,5 +1,6 @@
 import Foundation
 import HearthCore
+import HearthWire
 
 /// The project the mail tests write for: the development seed, named "Example App".
 func exampleProject(_ adjust: (inout Project) -> Void = { _ in }) -> Project {
@@ -14,7 +15,7 @@ func sampleRequest(_ kind: MailKind, language: String, project: Project = exampl
     var request = MailRequest(
         kind: kind,
         project: project,
-        recipient: kind == .verifyAndChangeEmail ? "ada.new@example.com" : "ada@example.com",
+        recipient: kind == .action(.verifyAndChangeEmail) ? "ada.new@example.com" : "ada@example.com",
         languages: LanguagePreferences(explicit: language),
         displayName: "Ada Lovelace",
         email: "ada@example.com"

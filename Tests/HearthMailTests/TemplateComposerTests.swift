@@ -1,5 +1,6 @@
 import HearthCore
 import HearthMail
+import HearthWire
 import Testing
 
 @Suite struct TemplateComposerTests {
@@ -7,7 +8,7 @@ import Testing
 
     @Test func hostileValuesAreEscapedInHTMLAndKeptOnOneLine() throws {
         let project = exampleProject { $0.settings.appName = "<b>Evil</b> & \"Co\"" }
-        var request = sampleRequest(.passwordReset, language: "en", project: project)
+        var request = sampleRequest(.action(.passwordReset), language: "en", project: project)
         request.displayName = "<script>alert('x')</script>\r\nBcc: victim@example.com"
         let mail = try composer.compose(request)
         #expect(!mail.html.contains("<script>"))
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func persianIsLaidOutRightToLeft() throws {
-        let mail = try composer.compose(sampleRequest(.verifyEmail, language: "fa"))
+        let mail = try composer.compose(sampleRequest(.action(.verifyEmail), language: "fa"))
         #expect(mail.language == "fa")
         #expect(mail.html.contains("<html lang=\"fa\" dir=\"rtl\">"))
         #expect(mail.html.contains("<body dir=\"rtl\""))
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func theLanguageIsNegotiatedFromTheRequest() throws {
-        var request = sampleRequest(.emailSignIn, language: "en")
+        var request = sampleRequest(.action(.emailLink), language: "en")
         request.languages = LanguagePreferences(acceptLanguage: "de-DE, it-CH;q=0.9, fa;q=0.5")
         #expect(try composer.compose(request).language == "it")
         request.languages = LanguagePreferences(explicit: "ja", stored: "fa-IR")
@@ -48,11 +49,11 @@ import Testing
         let project = exampleProject {
             $0.settings.mail.setOverride(
                 MailTemplateOverride(subject: "%APP_NAME%: nuova password (%EXPIRY%)"),
-                kind: .passwordReset,
+                kind: .action(.passwordReset),
                 language: "it"
             )
         }
-        let mail = try composer.compose(sampleRequest(.passwordReset, language: "it", project: project))
+        let mail = try composer.compose(sampleRequest(.action(.passwordReset), language: "it", project: project))
         #expect(mail.subject == "Example App: nuova password (1 ora)")
         #expect(mail.text.hasPrefix("Ciao Ada Lovelace,"))
     }
@@ -65,11 +66,11 @@ import Testing
                     html: "<p>Hallo %DISPLAY_NAME%, <a href=\"%LINK%\">hier</a>.</p>",
                     text: "Hallo %DISPLAY_NAME%: %LINK%"
                 ),
-                kind: .passwordReset,
+                kind: .action(.passwordReset),
                 language: "de"
             )
         }
-        var request = sampleRequest(.passwordReset, language: "de-AT", project: project)
+        var request = sampleRequest(.action(.passwordReset), language: "de-AT", project: project)
         request.displayName = "<i>Ada</i>"
         let mail = try composer.compose(request)
         #expect(mail.language == "de")
@@ -84,11 +85,14 @@ import Testing
                 == "Hallo <i>Ada</i>: https://example.com/__/auth/action?mode=resetPassword&oobCode=CODE&apiKey=KEY&lang=de-AT"
         )
         // Another kind has no German template and falls back to English.
-        #expect(try composer.compose(sampleRequest(.verifyEmail, language: "de", project: project)).language == "en")
+        #expect(
+            try composer.compose(sampleRequest(.action(.verifyEmail), language: "de", project: project)).language
+                == "en"
+        )
     }
 
     @Test func actionEmailsNeedAWebLinkAndAValidRecipient() throws {
-        var request = sampleRequest(.passwordReset, language: "en")
+        var request = sampleRequest(.action(.passwordReset), language: "en")
         request.link = nil
         #expect(throws: MailError(.missingValue, "a PASSWORD_RESET email needs a link")) {
             try composer.compose(request)
@@ -105,7 +109,7 @@ import Testing
         // Outside ASCII, a link without spaces or control characters is fine.
         request.link = "https://bücher.example/ç?x=\u{A0}"
         #expect(try composer.compose(request).body.value(of: .link) == request.link)
-        request = sampleRequest(.recoverEmail, language: "en")
+        request = sampleRequest(.action(.recoverEmail), language: "en")
         request.newEmail = nil
         #expect { try composer.compose(request) } throws: { ($0 as? MailError)?.code == .missingValue }
         request = sampleRequest(.test, language: "en")
@@ -114,7 +118,7 @@ import Testing
     }
 
     @Test func theSenderAndTheDeadlineComeFromTheProject() throws {
-        let mail = try composer.compose(sampleRequest(.emailSignIn, language: "en"))
+        let mail = try composer.compose(sampleRequest(.action(.emailLink), language: "en"))
         #expect(mail.from.description == "\"Example App\" <noreply@demo-project.hearth.local>")
         #expect(mail.deliverWithinSeconds == Int64(6 * 3_600))
         let configured = exampleProject {

@@ -398,6 +398,22 @@ class Run:
         self.screenshot(step or outcome, browser)
         return mains[0]
 
+    def narrow(self, step, browser=None, javascript=True):
+        """Screenshots the page as a phone shows it (390 CSS pixels wide), checks that nothing
+        sticks out sideways (when scripts can run in this browser), and restores the window."""
+        browser = browser or self.browser
+        size = browser.get_window_size()
+        browser.set_window_size(390, 844)
+        try:
+            if javascript:
+                overflow = browser.execute_script(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                expect(overflow <= 0, f"the page is {overflow}px wider than a 390px window")
+            return self.screenshot(step, browser)
+        finally:
+            browser.set_window_size(size["width"], size["height"])
+
     def headers(self, url, status):
         """Fetches a hosted page outside the browser (a GET uses no code) and checks its
         status and the security headers; a link-domain URL goes to Hearth with that Host."""
@@ -501,6 +517,7 @@ class Run:
         self.headers(link, 200)
         browser.get(link)
         self.page("action", "ready", "resetPassword", lang, direction, browser)
+        self.narrow("ready-narrow", browser, javascript)
         expect(browser.find_element(By.ID, "email").text.strip() == email, "the page does not show the account's email")
         expect(browser.find_elements(By.CSS_SELECTOR, "ul#password-policy li"), "no password policy shown")
         for field in ("new-password", "confirm-password"):
@@ -520,6 +537,7 @@ class Run:
         browser.find_element(By.ID, "confirm-password").send_keys(NEW_PASSWORD + "x")
         self.click("confirm", browser)
         self.page("action", "passwords-differ", "resetPassword", lang, direction, browser)
+        self.narrow("passwords-differ-narrow", browser, javascript)
         expect(self.password_works(email, PASSWORD), "the old password stopped working after a refused form")
 
         browser.find_element(By.ID, "new-password").send_keys(NEW_PASSWORD)
@@ -579,6 +597,7 @@ class Run:
         expect(not self.lookup(account["idToken"]).get("emailVerified"), "opening the link verified the email")
         self.click("confirm")
         self.page("action", "done", "verifyEmail", lang, direction)
+        self.narrow("done-narrow")
         expect(self.lookup(account["idToken"]).get("emailVerified") is True, "the email is not verified")
         self.click("continue")
         self.app_page(path)

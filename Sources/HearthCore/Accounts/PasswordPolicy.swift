@@ -8,6 +8,19 @@ public enum PasswordPolicy {
     public static let minimumCharacters = 6
     public static let maximumBytes = 4_096
 
+    /// One rule of the policy, as a page lists it for people choosing a password.
+    public enum Requirement: Sendable, Equatable {
+        /// At least this many characters (Unicode scalars).
+        case minimumCharacters(Int)
+        /// At most this many bytes of UTF-8.
+        case maximumBytes(Int)
+    }
+
+    /// Every rule ``validate(_:)`` enforces, in the order a person reads them.
+    public static let requirements: [Requirement] = [
+        .minimumCharacters(minimumCharacters), .maximumBytes(maximumBytes),
+    ]
+
     /// Refuses a password that breaks the policy.
     public static func validate(_ password: String) throws(AuthError) {
         if password.unicodeScalars.count < minimumCharacters { throw .weakPassword }

@@ -1,4 +1,5 @@
 public import HearthBase
+import HearthWire
 
 /// What the link-domain landing page (`/__/auth/links?link=<payload>`) does with its payload:
 /// a browser shows it when no installed app took the link.
@@ -99,7 +100,7 @@ public struct LinkLandingPolicy: Sendable {
             Self.port(action) == Self.port(url), action.path == url.path
         else { return false }
         let query = QueryItems(formEncoded: url.query)
-        guard let mode = query["mode"], ActionCodeOperation(mode: mode) != nil, let code = query["oobCode"],
+        guard let mode = query["mode"], ActionCodeOperation(mode: mode) != .unknown, let code = query["oobCode"],
             !code.isEmpty, let apiKey = query["apiKey"]
         else { return false }
         return project.hasAPIKey(apiKey)

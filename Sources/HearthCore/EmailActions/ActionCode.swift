@@ -1,4 +1,5 @@
 import HearthCrypto
+public import HearthWire
 
 /// The one-time codes of email actions: 38 bytes in base64url (51 characters), the code's
 /// expiry time in milliseconds (6 bytes, big-endian) followed by 32 random bytes (PRODUCT.md:

@@ -1,50 +1,23 @@
-/// Where an emailed link should bring the user back to, as `sendOobCode` receives it
-/// (Firebase's `ActionCodeSettings`).
-public struct ActionCodeSettings: Sendable, Equatable {
-    public var continueURL: String?
-    public var canHandleCodeInApp = false
-    public var iOSBundleID: String?
-    public var iOSAppStoreID: String?
-    public var androidPackageName: String?
-    public var androidInstallApp = false
-    public var androidMinimumVersion: String?
-    public var linkDomain: String?
-    /// Firebase Dynamic Links' domain; the service is retired, so any value is refused.
-    public var dynamicLinkDomain: String?
+public import HearthWire
 
-    public init(
-        continueURL: String? = nil,
-        canHandleCodeInApp: Bool = false,
-        iOSBundleID: String? = nil,
-        iOSAppStoreID: String? = nil,
-        androidPackageName: String? = nil,
-        androidInstallApp: Bool = false,
-        androidMinimumVersion: String? = nil,
-        linkDomain: String? = nil,
-        dynamicLinkDomain: String? = nil
-    ) {
-        self.continueURL = continueURL
-        self.canHandleCodeInApp = canHandleCodeInApp
-        self.iOSBundleID = iOSBundleID
-        self.iOSAppStoreID = iOSAppStoreID
-        self.androidPackageName = androidPackageName
-        self.androidInstallApp = androidInstallApp
-        self.androidMinimumVersion = androidMinimumVersion
-        self.linkDomain = linkDomain
-        self.dynamicLinkDomain = dynamicLinkDomain
-    }
-}
-
-/// Settings that passed `ContinueURLPolicy`: safe to put in a link.
+/// The action code settings of a send (HearthWire's `ActionCodeSettingsFields`, the one
+/// wire shape of Firebase's `ActionCodeSettings`) once `ContinueURLPolicy` accepted them:
+/// safe to put in a link. Empty texts are absent; the App Store ID and the Android install
+/// options are kept only with the app they belong to.
 public struct AcceptedActionCodeSettings: Sendable, Equatable {
     /// The continue URL exactly as given (it was checked, not rewritten).
     public var continueURL: String?
     /// Whether the app handles the code: the emailed link is then the `/__/auth/links` form.
     public var handledInApp: Bool
+    /// A registered iOS app of the project.
     public var iOSBundleID: String?
+    /// The iOS app's App Store ID, when given with `iOSBundleID`.
+    public var iOSAppStoreID: String?
+    /// A registered Android app of the project.
     public var androidPackageName: String?
-    /// Whether the landing page should offer to install the Android app when it is missing.
+    /// Whether to offer installing the Android app (only with `androidPackageName`).
     public var androidInstallApp: Bool
+    /// The Android app's minimum version (only with `androidPackageName`).
     public var androidMinimumVersion: String?
     /// The canonical link domain that was asked for, if any.
     public var linkDomain: String?
@@ -53,6 +26,7 @@ public struct AcceptedActionCodeSettings: Sendable, Equatable {
         continueURL: String?,
         handledInApp: Bool,
         iOSBundleID: String? = nil,
+        iOSAppStoreID: String? = nil,
         androidPackageName: String? = nil,
         androidInstallApp: Bool = false,
         androidMinimumVersion: String? = nil,
@@ -61,6 +35,7 @@ public struct AcceptedActionCodeSettings: Sendable, Equatable {
         self.continueURL = continueURL
         self.handledInApp = handledInApp
         self.iOSBundleID = iOSBundleID
+        self.iOSAppStoreID = iOSAppStoreID
         self.androidPackageName = androidPackageName
         self.androidInstallApp = androidInstallApp
         self.androidMinimumVersion = androidMinimumVersion
@@ -84,7 +59,7 @@ public struct AcceptedActionCodeSettings: Sendable, Equatable {
     }
 }
 
-/// Why `ActionCodeSettings` were refused: a Firebase error code and a detail for people.
+/// Why action code settings were refused: a Firebase error code and a detail for people.
 public struct ActionCodeSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: String
     public let detail: String

@@ -1,29 +1,5 @@
 import HearthBase
-
-/// The kinds of action an emailed code performs, with their wire names.
-public enum ActionCodeOperation: String, Sendable, CaseIterable {
-    case passwordReset = "PASSWORD_RESET"
-    case verifyEmail = "VERIFY_EMAIL"
-    case recoverEmail = "RECOVER_EMAIL"
-    case emailSignIn = "EMAIL_SIGNIN"
-    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
-
-    /// The `mode` parameter of the link.
-    public var mode: String {
-        switch self {
-        case .passwordReset: "resetPassword"
-        case .verifyEmail: "verifyEmail"
-        case .recoverEmail: "recoverEmail"
-        case .emailSignIn: "signIn"
-        case .verifyAndChangeEmail: "verifyAndChangeEmail"
-        }
-    }
-
-    public init?(mode: String) {
-        guard let operation = Self.allCases.first(where: { $0.mode == mode }) else { return nil }
-        self = operation
-    }
-}
+public import HearthWire
 
 /// Builds the links that carry action codes (PRODUCT.md §3.2):
 /// `<actionURL>?mode=…&oobCode=…&apiKey=…[&continueUrl=…][&lang=…]`, where the action URL is
@@ -112,7 +88,8 @@ public struct ActionLinkBuilder: Sendable {
             separator = UInt8(ascii: "&")
         }
         if apiKeyFirst { parameter("apiKey", apiKey) }
-        parameter("mode", operation.mode)
+        // `.unknown` has no mode, and no code is ever made for it.
+        if let mode = operation.mode { parameter("mode", mode) }
         parameter("oobCode", code)
         if !apiKeyFirst { parameter("apiKey", apiKey) }
         if let continueURL { parameter("continueUrl", continueURL) }
@@ -172,28 +149,17 @@ enum PercentEncoding {
     }
 }
 
-extension ActionCodeOperation {
-    /// The email that carries a code of this kind.
-    public var mailKind: MailKind {
-        switch self {
-        case .passwordReset: .passwordReset
-        case .verifyEmail: .verifyEmail
-        case .recoverEmail: .recoverEmail
-        case .emailSignIn: .emailSignIn
-        case .verifyAndChangeEmail: .verifyAndChangeEmail
-        }
-    }
-}
-
 extension ProjectSettings {
     /// How long a code of `operation` works (PRODUCT.md §3.2 defaults, per-project settings).
     public func codeLifetimeSeconds(for operation: ActionCodeOperation) -> Int64 {
         switch operation {
         case .passwordReset: passwordResetCodeLifetimeSeconds
         case .verifyEmail: verifyEmailCodeLifetimeSeconds
-        case .emailSignIn: emailSignInCodeLifetimeSeconds
+        case .emailLink: emailSignInCodeLifetimeSeconds
         case .verifyAndChangeEmail: verifyAndChangeEmailCodeLifetimeSeconds
         case .recoverEmail: recoverEmailCodeLifetimeSeconds
+        // No code performs it: a code of it would never work.
+        case .unknown: 0
         }
     }
 }

@@ -1,4 +1,6 @@
-/// Decides whether `ActionCodeSettings` may go into a link of `project`: the continue URL
+public import HearthWire
+
+/// Decides whether a send's action code settings may go into a link of `project`: the continue URL
 /// must be an absolute `http(s)` URL without user-info on an authorized domain; an app that
 /// handles the code itself must be a registered app of the project; a link domain must be
 /// one of the project's. Every refusal is an error — never a silent fallback, so Hearth never
@@ -10,7 +12,9 @@ public struct ContinueURLPolicy: Sendable {
         self.project = project
     }
 
-    public func accept(_ settings: ActionCodeSettings) throws(ActionCodeSettingsError) -> AcceptedActionCodeSettings {
+    public func accept(_ settings: ActionCodeSettingsFields) throws(ActionCodeSettingsError)
+        -> AcceptedActionCodeSettings
+    {
         if let domain = settings.dynamicLinkDomain, !domain.isEmpty {
             throw ActionCodeSettingsError(
                 "INVALID_DYNAMIC_LINK_DOMAIN",
@@ -19,13 +23,17 @@ public struct ContinueURLPolicy: Sendable {
         }
         let iOSBundleID = settings.iOSBundleID.flatMap { $0.isEmpty ? nil : $0 }
         let androidPackageName = settings.androidPackageName.flatMap { $0.isEmpty ? nil : $0 }
-        if let storeID = settings.iOSAppStoreID, !storeID.isEmpty, iOSBundleID == nil {
+        let iOSAppStoreID = settings.iOSAppStoreID.flatMap { $0.isEmpty ? nil : $0 }
+        let androidMinimumVersion = settings.androidMinimumVersion.flatMap { $0.isEmpty ? nil : $0 }
+        let androidInstallApp = settings.androidInstallApp ?? false
+        let handledInApp = settings.canHandleCodeInApp ?? false
+        if iOSAppStoreID != nil, iOSBundleID == nil {
             throw ActionCodeSettingsError(
                 "MISSING_IOS_BUNDLE_ID",
                 "An iOS bundle ID must be given with an App Store ID"
             )
         }
-        if androidPackageName == nil, settings.androidInstallApp || !(settings.androidMinimumVersion ?? "").isEmpty {
+        if androidPackageName == nil, androidInstallApp || androidMinimumVersion != nil {
             throw ActionCodeSettingsError(
                 "MISSING_ANDROID_PACKAGE_NAME",
                 "An Android package name must be given to install the app or require a minimum version"
@@ -34,7 +42,7 @@ public struct ContinueURLPolicy: Sendable {
 
         let continueURL = settings.continueURL.flatMap { $0.isEmpty ? nil : $0 }
         if let continueURL { try check(continueURL) }
-        if settings.canHandleCodeInApp && continueURL == nil {
+        if handledInApp && continueURL == nil {
             throw ActionCodeSettingsError("MISSING_CONTINUE_URI", "A continue URL must be provided in the request")
         }
 
@@ -52,7 +60,7 @@ public struct ContinueURLPolicy: Sendable {
                 "The Android package name \(androidPackageName) is not an app of project \(project.id)"
             )
         }
-        if settings.canHandleCodeInApp, iOSBundleID == nil, androidPackageName == nil,
+        if handledInApp, iOSBundleID == nil, androidPackageName == nil,
             !project.apps.contains(where: { $0.platform == .web })
         {
             throw ActionCodeSettingsError(
@@ -75,12 +83,12 @@ public struct ContinueURLPolicy: Sendable {
         }
         return AcceptedActionCodeSettings(
             continueURL: continueURL,
-            handledInApp: settings.canHandleCodeInApp,
+            handledInApp: handledInApp,
             iOSBundleID: iOSBundleID,
+            iOSAppStoreID: iOSAppStoreID,
             androidPackageName: androidPackageName,
-            androidInstallApp: androidPackageName != nil && settings.androidInstallApp,
-            androidMinimumVersion: androidPackageName == nil
-                ? nil : settings.androidMinimumVersion.flatMap { $0.isEmpty ? nil : $0 },
+            androidInstallApp: androidInstallApp,
+            androidMinimumVersion: androidMinimumVersion,
             linkDomain: linkDomain
         )
     }

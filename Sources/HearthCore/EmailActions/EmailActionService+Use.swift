@@ -1,5 +1,6 @@
 import HearthBase
 public import HearthStore
+import HearthWire
 
 extension EmailActionService {
     /// An applied code (`accounts:update` with `oobCode`): what it was and the account now.
@@ -82,7 +83,7 @@ extension EmailActionService {
             case .recoverEmail:
                 changes.email = .some(usable.info.email)
                 changes.emailVerified = true
-            case .passwordReset, .emailSignIn:
+            case .passwordReset, .emailLink, .unknown:
                 throw AuthError.invalidOOBCode
             }
             try consume(usable.record, in: transaction, now: now)
@@ -112,7 +113,7 @@ extension EmailActionService {
         let now = clock.nowMilliseconds()
         let (account, refreshToken, isNew) = try store.write { [self] transaction in
             let usable = try usableCode(code, project: project, in: transaction, now: now)
-            guard usable.info.operation == .emailSignIn else { throw AuthError.invalidOOBCode }
+            guard usable.info.operation == .emailLink else { throw AuthError.invalidOOBCode }
             guard usable.record.email == normalized else {
                 throw AuthError(.invalidEmail, "The email provided does not match the sign-in email address.")
             }
@@ -134,37 +135,65 @@ extension EmailActionService {
         (try? usableCode(code, project: project, in: transaction, now: clock.nowMilliseconds())) != nil
     }
 
-    private struct UsableCode {
-        var record: ActionCodeRecord
-        var info: ActionCodeInfo
-    }
-
-    /// The code's record if it may be used now: it exists in this project, is unused and
-    /// unexpired, the account it was made for still has the address it was sent for, and a
-    /// password-reset code was made after the password last changed (a reset, or any other
-    /// change of the password, voids the reset links already mailed).
+    /// The code's record if it may be used now (see ``check(_:project:in:now:)``), else the
+    /// error the Identity Toolkit answers.
     private func usableCode(_ code: String, project: Project, in transaction: some StoreReading, now: Int64) throws
         -> UsableCode
     {
         guard !code.isEmpty else { throw AuthError(.missingOOBCode) }
-        guard code.utf8.count <= ActionCode.maximumLength,
+        switch try check(code, project: project, in: transaction, now: now) {
+        case .usable(let usable): return usable
+        case .expired: throw AuthError.expiredOOBCode
+        case .disabled: throw AuthError.userDisabled
+        case .unknown, .used, .void: throw AuthError.invalidOOBCode
+        }
+    }
+
+    struct UsableCode {
+        var record: ActionCodeRecord
+        var info: ActionCodeInfo
+    }
+
+    /// What a code is now, most telling first.
+    enum CodeCheck {
+        /// It may be used.
+        case usable(UsableCode)
+        /// Not a code of this project.
+        case unknown
+        /// Used already.
+        case used(ActionCodeOperation)
+        case expired(ActionCodeOperation)
+        /// The account it was made for no longer matches it: the address changed, or a
+        /// password-reset code predates the last password change.
+        case void(ActionCodeOperation)
+        /// The account is disabled.
+        case disabled(ActionCodeOperation)
+    }
+
+    /// Whether `code` may be used now: it exists in this project, is unused and unexpired,
+    /// the account it was made for still has the address it was sent for, and a
+    /// password-reset code was made after the password last changed (a reset, or any other
+    /// change of the password, voids the reset links already mailed).
+    func check(_ code: String, project: Project, in transaction: some StoreReading, now: Int64) throws -> CodeCheck {
+        guard !code.isEmpty, code.utf8.count <= ActionCode.maximumLength,
             let record = try transaction.actionCode(hash: ActionCode.storageKey(code)),
-            record.projectID == project.id, record.consumedAt == nil,
-            let operation = ActionCodeOperation(rawValue: record.operation)
-        else { throw AuthError.invalidOOBCode }
-        if now >= record.expiresAt { throw AuthError.expiredOOBCode }
-        if operation != .emailSignIn {
+            record.projectID == project.id,
+            let operation = ActionCodeOperation(exactRequestType: record.operation)
+        else { return .unknown }
+        if record.consumedAt != nil { return .used(operation) }
+        if now >= record.expiresAt { return .expired(operation) }
+        if operation != .emailLink {
             guard let localID = record.localID,
                 let account = try transaction.account(projectID: project.id, localID: localID)
-            else { throw AuthError.invalidOOBCode }
+            else { return .void(operation) }
             // A recover code undoes a change: the account must still have the address it
             // was changed to. Every other code is bound to the address it was sent for.
             let expected = operation == .recoverEmail ? record.newEmail : record.email
-            guard account.email == expected else { throw AuthError.invalidOOBCode }
+            guard account.email == expected else { return .void(operation) }
             if operation == .passwordReset, let changed = account.passwordUpdatedAt, record.createdAt < changed {
-                throw AuthError.invalidOOBCode
+                return .void(operation)
             }
-            if account.disabled { throw AuthError.userDisabled }
+            if account.disabled { return .disabled(operation) }
         }
         let info = ActionCodeInfo(
             operation: operation,
@@ -172,7 +201,7 @@ extension EmailActionService {
             newEmail: record.newEmail,
             localID: record.localID
         )
-        return UsableCode(record: record, info: info)
+        return .usable(UsableCode(record: record, info: info))
     }
 
     private func consume(_ record: ActionCodeRecord, in transaction: WriteTransaction, now: Int64) throws {
@@ -200,7 +229,7 @@ extension EmailActionService {
         let lifetime = project.settings.codeLifetimeSeconds(for: .recoverEmail)
         let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
         let language = project.emailLanguage(
-            for: .recoverEmail,
+            for: .action(.recoverEmail),
             preferences: LanguagePreferences(stored: account.language)
         )
         let link = ActionLinkBuilder(project: project, publicURL: publicURL).link(
@@ -213,7 +242,7 @@ extension EmailActionService {
         let record = ActionCodeRecord(
             codeHash: hash,
             projectID: project.id,
-            operation: ActionCodeOperation.recoverEmail.rawValue,
+            operation: ActionCodeOperation.recoverEmail.requestType,
             localID: localID,
             email: info.email,
             newEmail: newEmail,
@@ -223,7 +252,7 @@ extension EmailActionService {
         )
         let mail = try composer.compose(
             MailRequest(
-                kind: .recoverEmail,
+                kind: .action(.recoverEmail),
                 project: project,
                 recipient: info.email,
                 languages: LanguagePreferences(explicit: language),
@@ -235,7 +264,7 @@ extension EmailActionService {
             )
         )
         let action = MailAction(
-            requestType: .recoverEmail,
+            operation: .recoverEmail,
             email: info.email,
             newEmail: newEmail,
             oobCode: code,

@@ -1,5 +1,6 @@
 public import HearthBase
 public import HearthStore
+public import HearthWire
 import Synchronization
 
 /// Email actions: `sendOobCode` makes a code, its link and its email in one durable write;
@@ -63,7 +64,8 @@ public final class EmailActionService: Sendable {
         public var email: String?
         public var newEmail: String?
         public var idToken: String?
-        public var settings: ActionCodeSettings
+        /// The settings as sent; `prepareSend` checks them (`ContinueURLPolicy`).
+        public var settings: ActionCodeSettingsFields
         /// Answer the code and link instead of emailing them (admins only).
         public var returnOobLink: Bool
         public var caller: Caller
@@ -76,7 +78,7 @@ public final class EmailActionService: Sendable {
             email: String? = nil,
             newEmail: String? = nil,
             idToken: String? = nil,
-            settings: ActionCodeSettings = ActionCodeSettings(),
+            settings: ActionCodeSettingsFields = ActionCodeSettingsFields(),
             returnOobLink: Bool = false,
             caller: Caller,
             apiKey: String,
@@ -165,7 +167,7 @@ public final class EmailActionService: Sendable {
         // more than all the rest of the preparation, and share SQLite's locks with the writer.
         let resolve: @Sendable (any StoreReading) throws -> Target
         switch request.operation {
-        case .passwordReset, .emailSignIn:
+        case .passwordReset, .emailLink:
             let email = try normalizedEmail(request.email)
             // Checked before the account is looked up: an address no mail can reach gets the
             // same answer whether or not an account has it.
@@ -216,7 +218,7 @@ public final class EmailActionService: Sendable {
         let now = clock.nowMilliseconds()
         let lifetime = project.settings.codeLifetimeSeconds(for: request.operation)
         let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
-        let kind = request.operation.mailKind
+        let kind = MailKind.action(request.operation)
         let language = project.emailLanguage(
             for: kind,
             preferences: LanguagePreferences(
@@ -235,7 +237,7 @@ public final class EmailActionService: Sendable {
         let record = ActionCodeRecord(
             codeHash: hash,
             projectID: project.id,
-            operation: request.operation.rawValue,
+            operation: request.operation.requestType,
             localID: target.account?.localID,
             email: target.boundEmail,
             newEmail: target.newEmail,
@@ -353,7 +355,7 @@ public final class EmailActionService: Sendable {
             }
             return Target(account: account, boundEmail: current, newEmail: newEmail, recipient: newEmail)
 
-        case .passwordReset, .emailSignIn, .recoverEmail:
+        case .passwordReset, .emailLink, .recoverEmail, .unknown:
             // Address-only requests find their account in their write (`addressTarget`);
             // recover codes are never requested.
             throw AuthError(.invalidRequestType)
@@ -402,7 +404,7 @@ public final class EmailActionService: Sendable {
     ) -> MailAction? {
         guard project.id == developmentProjectID else { return nil }
         return MailAction(
-            requestType: operation.mailKind,
+            operation: operation,
             email: target.boundEmail,
             newEmail: target.newEmail,
             oobCode: code,

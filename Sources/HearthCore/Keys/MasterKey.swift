@@ -35,4 +35,10 @@ public struct MasterKey: Sendable {
     func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
         try AESGCM.open(sealed, key: bytes, associatedData: Array(context.utf8))
     }
+
+    /// A 32-byte key for one `purpose` (HMAC-SHA256 of the purpose under the master key), so
+    /// each use of the server's secret has its own key and none reveals another.
+    public func derivedKey(for purpose: String) -> [UInt8] {
+        HMACSHA256.authenticationCode(key: bytes, message: Array("hearth derived key: \(purpose)".utf8))
+    }
 }

@@ -15,9 +15,9 @@ public struct MailBody: Sendable, Equatable {
     private let values: [String?]
 
     /// The body of `template` with `value(placeholder)` for each placeholder it uses.
-    public init(template: MailBodyTemplate, value: (MailPlaceholder) -> String) {
+    public init(template: MailBodyTemplate, value: (TemplatePlaceholder) -> String) {
         self.template = template
-        var values = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
+        var values = [String?](repeating: nil, count: TemplatePlaceholder.allCases.count)
         for placeholder in template.placeholders { values[placeholder.ordinal] = value(placeholder) }
         self.values = values
     }
@@ -28,9 +28,9 @@ public struct MailBody: Sendable, Equatable {
             throw MailError(.invalidTemplate, "the stored values of a message are not a JSON object")
         }
         self.template = template
-        var values = [String?](repeating: nil, count: MailPlaceholder.allCases.count)
+        var values = [String?](repeating: nil, count: TemplatePlaceholder.allCases.count)
         for (name, value) in object.members {
-            guard let placeholder = MailPlaceholder(rawValue: name), let text = value.stringValue else {
+            guard let placeholder = TemplatePlaceholder(rawValue: name), let text = value.stringValue else {
                 throw MailError(
                     .invalidTemplate,
                     "the stored values of a message hold \(name), which is no placeholder's text"
@@ -42,13 +42,13 @@ public struct MailBody: Sendable, Equatable {
     }
 
     /// The plain value of `placeholder`, if the template uses it.
-    public func value(of placeholder: MailPlaceholder) -> String? { values[placeholder.ordinal] }
+    public func value(of placeholder: TemplatePlaceholder) -> String? { values[placeholder.ordinal] }
 
     /// The values as they are stored: a JSON object by placeholder name.
     public var encodedValues: String {
         var writer = JSONWriter(reservingCapacity: 512)
         writer.beginObject()
-        for placeholder in MailPlaceholder.allCases {
+        for placeholder in TemplatePlaceholder.allCases {
             guard let value = values[placeholder.ordinal] else { continue }
             writer.key(placeholder.rawValue)
             writer.string(value)
@@ -96,12 +96,12 @@ public struct MailBodyTemplate: Sendable, Equatable {
 
     public let kind: MailKind
     public let frame: Frame
-    public let html: MailTemplateText
-    public let text: MailTemplateText
+    public let html: TemplateText
+    public let text: TemplateText
     public let source: String
     public let key: [UInt8]
 
-    public init(kind: MailKind, frame: Frame, html: MailTemplateText, text: MailTemplateText) {
+    public init(kind: MailKind, frame: Frame, html: TemplateText, text: TemplateText) {
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.beginObject()
         writer.key("kind")
@@ -129,8 +129,8 @@ public struct MailBodyTemplate: Sendable, Equatable {
     private init(
         kind: MailKind,
         frame: Frame,
-        html: MailTemplateText,
-        text: MailTemplateText,
+        html: TemplateText,
+        text: TemplateText,
         source: String,
         key: [UInt8]
     ) {
@@ -144,7 +144,7 @@ public struct MailBodyTemplate: Sendable, Equatable {
     }
 
     /// The placeholders the bodies use.
-    public let placeholders: Set<MailPlaceholder>
+    public let placeholders: Set<TemplatePlaceholder>
 
     /// The template stored as `source` under `key`: parsed once, then kept in memory.
     public static func stored(key: [UInt8], source: String) throws(MailError) -> MailBodyTemplate {
@@ -183,8 +183,8 @@ public struct MailBodyTemplate: Sendable, Equatable {
                     beforeContent: try part("beforeContent"),
                     afterContent: try part("afterContent")
                 ),
-                html: try MailTemplateText(try part("html"), kind: kind),
-                text: try MailTemplateText(try part("text"), kind: kind),
+                html: try TemplateText(try part("html"), kind: kind),
+                text: try TemplateText(try part("text"), kind: kind),
                 source: source,
                 key: key
             )
@@ -236,52 +236,5 @@ extension OutboxRecord {
         }
         guard let htmlBody, let textBody else { return nil }
         return .rendered(html: htmlBody, text: textBody)
-    }
-}
-
-/// HTML escaping of text placed in content or in quoted attributes.
-public enum HTMLText {
-    /// Text made safe for HTML content and for double- or single-quoted attributes.
-    public static func escape(_ text: String) -> String {
-        let special = specialBytes
-        var extra = 0
-        for byte in text.utf8 where special.contains(byte) { extra += entity(byte).count - 1 }
-        // Most values (addresses, names) need nothing: answer them as they are.
-        if extra == 0 { return text }
-        return String(unsafeUninitializedCapacity: text.utf8.count + extra) { output in
-            var position = 0
-            for byte in text.utf8 {
-                if special.contains(byte) {
-                    for entityByte in entity(byte) {
-                        output[position] = entityByte
-                        position += 1
-                    }
-                } else {
-                    output[position] = byte
-                    position += 1
-                }
-            }
-            return position
-        }
-    }
-
-    /// The bytes HTML gives meaning to; all ASCII, so working on UTF-8 bytes never splits a
-    /// character.
-    private static let specialBytes = ByteSet("&<>\"'".utf8)
-
-    private static let ampersand = Array("&amp;".utf8)
-    private static let lessThan = Array("&lt;".utf8)
-    private static let greaterThan = Array("&gt;".utf8)
-    private static let quote = Array("&quot;".utf8)
-    private static let apostrophe = Array("&#39;".utf8)
-
-    private static func entity(_ byte: UInt8) -> [UInt8] {
-        switch byte {
-        case UInt8(ascii: "&"): ampersand
-        case UInt8(ascii: "<"): lessThan
-        case UInt8(ascii: ">"): greaterThan
-        case UInt8(ascii: "\""): quote
-        default: apostrophe
-        }
     }
 }

@@ -24,7 +24,7 @@ public struct MailSettings: Sendable, Equatable, Codable {
     public var templates: [String: [String: MailTemplateOverride]]
 
     /// The languages every kind has built-in templates for.
-    public static let builtInLanguages = ["en", "it", "fa"]
+    public static let builtInLanguages = LanguagePack.builtInTags
     private static let builtInLanguageSet = Set(builtInLanguages)
 
     public init(
@@ -144,7 +144,7 @@ public struct MailTemplateOverride: Sendable, Hashable, Codable {
                 problems.append("\(name) must contain %LINK% (the action link)")
             }
             do {
-                _ = try MailTemplateText(value, kind: kind)
+                _ = try TemplateText(value, kind: kind)
             } catch {
                 problems.append("\(name): \(error.message)")
             }

@@ -1,17 +1,24 @@
 import HearthCrypto
 public import HearthStore
+public import HearthWire
 
 /// The action an email carries, kept with the message so that development tools can list
 /// pending codes (`GET /emulator/v1/projects/{p}/oobCodes`) the way Firebase's emulator does.
 public struct MailAction: Sendable, Equatable {
-    public var requestType: MailKind
+    public var operation: ActionCodeOperation
     public var email: String
     public var newEmail: String?
     public var oobCode: String
     public var oobLink: String
 
-    public init(requestType: MailKind, email: String, newEmail: String? = nil, oobCode: String, oobLink: String) {
-        self.requestType = requestType
+    public init(
+        operation: ActionCodeOperation,
+        email: String,
+        newEmail: String? = nil,
+        oobCode: String,
+        oobLink: String
+    ) {
+        self.operation = operation
         self.email = email
         self.newEmail = newEmail
         self.oobCode = oobCode
@@ -97,7 +104,7 @@ extension OutboxRecord.Action {
     /// The stored form of an email's action.
     public init(_ action: MailAction) {
         self.init(
-            requestType: action.requestType.rawValue,
+            requestType: action.operation.requestType,
             email: action.email,
             newEmail: action.newEmail,
             oobCode: action.oobCode,

@@ -24,8 +24,23 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
     public var appName: String?
     /// Sender, SMTP server and template overrides of the project's emails.
     public var mail = MailSettings()
+    /// The logo the hosted pages show above their heading: an `https` URL (the pages'
+    /// Content-Security-Policy allows images from its origin and no other).
+    public var logoURL: String?
+    /// The colour of the hosted pages' buttons and links, `#rrggbb`.
+    public var accentColor: String?
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case installationTokenLifetimeSeconds, installationInactivitySeconds, idTokenLifetimeSeconds
+        case passwordResetCodeLifetimeSeconds, verifyEmailCodeLifetimeSeconds, emailSignInCodeLifetimeSeconds
+        case verifyAndChangeEmailCodeLifetimeSeconds, recoverEmailCodeLifetimeSeconds
+        case emailEnumerationProtection, emailsPerRecipientPerHour, emailsPerClientAddressPerHour
+        case defaultLanguage, appName, mail
+        case logoURL = "logoUrl"
+        case accentColor
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -71,5 +86,7 @@ public struct ProjectSettings: Sendable, Equatable, Codable {
         defaultLanguage = try value(.defaultLanguage, defaults.defaultLanguage)
         appName = try container.decodeIfPresent(String.self, forKey: .appName)
         mail = try value(.mail, defaults.mail)
+        logoURL = try container.decodeIfPresent(String.self, forKey: .logoURL)
+        accentColor = try container.decodeIfPresent(String.self, forKey: .accentColor)
     }
 }

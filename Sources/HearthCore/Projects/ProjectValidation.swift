@@ -95,6 +95,12 @@ extension Project {
             problems.append("email send limits must be positive")
         }
         problems += settings.mail.problems().map { "settings.\($0)" }
+        if let logoURL = settings.logoURL, PageBranding.logoOrigin(logoURL) == nil {
+            problems.append("settings.logoUrl must be an https URL without user-info, spaces or quotes")
+        }
+        if let accentColor = settings.accentColor, !PageBranding.isColor(accentColor) {
+            problems.append("settings.accentColor must be a colour written #rrggbb")
+        }
 
         if !problems.isEmpty { throw ProjectValidationError(projectID: id, problems: problems) }
         return project

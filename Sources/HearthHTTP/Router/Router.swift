@@ -28,6 +28,19 @@ public struct Router: HTTPResponder {
     public var cors: CORSPolicy?
     /// Where unexpected handler errors are reported.
     public var log: Log
+    /// Who answers the misses under a path prefix, longest prefix first.
+    private var missHandlers: [(prefix: [Substring], handler: MissHandler)] = []
+
+    /// Why no handler took a request.
+    public enum Miss: Sendable, Equatable {
+        /// No route has this path.
+        case notFound
+        /// Routes have this path, for these methods (the `Allow` header's value).
+        case methodNotAllowed(allow: String)
+    }
+
+    /// Answers a request no handler took (the router adds `Allow` to a 405).
+    public typealias MissHandler = @Sendable (Request, Miss) -> Response
 
     public init(aliasPrefixes: [String] = [], cors: CORSPolicy? = .permissive, log: Log = Log()) {
         aliases = aliasPrefixes.map { RequestPath.segments(of: $0) }.filter { !$0.isEmpty }
@@ -50,6 +63,14 @@ public struct Router: HTTPResponder {
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add(.put, pattern, handler) }
     public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { add(.patch, pattern, handler) }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add(.delete, pattern, handler) }
+
+    /// Answers the misses of paths under `prefix` (a path such as `/__/auth`) with `handler`
+    /// instead of the Google error envelope: people's browsers open those paths, and they
+    /// get a page. A CORS preflight is still answered as for every path.
+    public mutating func answerMisses(under prefix: String, with handler: @escaping MissHandler) {
+        missHandlers.append((RequestPath.segments(of: prefix), handler))
+        missHandlers.sort { $0.prefix.count > $1.prefix.count }
+    }
 
     public func respond(to request: Request) -> Response {
         var response = route(request)
@@ -78,7 +99,9 @@ public struct Router: HTTPResponder {
         }
 
         let methods = allowedMethods(segments)
+        let missHandler = missHandlers.first { segments.starts(with: $0.prefix) }?.handler
         guard !methods.isEmpty else {
+            if let missHandler { return missHandler(request, .notFound) }
             return GoogleAPIError(
                 code: .notFound,
                 message: "No route for \(request.method) \(request.path)",
@@ -90,12 +113,14 @@ public struct Router: HTTPResponder {
         if request.method == .options, let cors {
             return cors.preflightResponse(to: request, allowing: allow)
         }
-        var response = GoogleAPIError(
-            code: .methodNotAllowed,
-            message: "Method \(request.method) is not allowed for \(request.path); allowed: \(allow)",
-            status: .unimplemented
-        ).response()
-        response.headers.add("Allow", allow)
+        var response =
+            missHandler?(request, .methodNotAllowed(allow: allow))
+            ?? GoogleAPIError(
+                code: .methodNotAllowed,
+                message: "Method \(request.method) is not allowed for \(request.path); allowed: \(allow)",
+                status: .unimplemented
+            ).response()
+        response.headers.set("Allow", allow)
         return response
     }
 

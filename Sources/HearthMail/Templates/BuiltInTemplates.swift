@@ -4,10 +4,10 @@ import HearthCore
 /// `HTMLLayout` document, and the plain text), with their placeholders parsed.
 struct MailTemplateSet: Sendable {
     var language: String
-    var subject: MailTemplateText
+    var subject: TemplateText
     var body: MailBodyTemplate
 
-    init(kind: MailKind, language: String, subject: MailTemplateText, html: MailTemplateText, text: MailTemplateText) {
+    init(kind: MailKind, language: String, subject: TemplateText, html: TemplateText, text: TemplateText) {
         self.language = language
         self.subject = subject
         body = MailBodyTemplate(kind: kind, frame: HTMLLayout.frame(language: language), html: html, text: text)
@@ -38,9 +38,9 @@ enum BuiltInTemplates {
                     all[kind, default: [:]][pack.tag] = MailTemplateSet(
                         kind: kind,
                         language: pack.tag,
-                        subject: try MailTemplateText(source.subject, kind: kind),
-                        html: try MailTemplateText(source.html, kind: kind),
-                        text: try MailTemplateText(source.text, kind: kind)
+                        subject: try TemplateText(source.subject, kind: kind),
+                        html: try TemplateText(source.html, kind: kind),
+                        text: try TemplateText(source.text, kind: kind)
                     )
                 } catch {
                     preconditionFailure("built-in \(kind.rawValue) template in \(pack.tag) is invalid: \(error)")
@@ -52,11 +52,11 @@ enum BuiltInTemplates {
 
     private static func html(_ copy: LanguagePack.Copy, _ pack: LanguagePack) -> String {
         // Addresses and links are left-to-right runs; isolate them inside right-to-left text.
-        let isolate = HTMLLayout.isRightToLeft(pack.tag)
+        let isolate = pack.language.isRightToLeft
         func paragraph(_ text: String) -> String {
             var escaped = HTMLText.escape(text)
             if isolate {
-                for placeholder in [MailPlaceholder.email, .newEmail] {
+                for placeholder in [TemplatePlaceholder.email, .newEmail] {
                     escaped = escaped.replacing(
                         placeholder.token,
                         with: "<span dir=\"ltr\">\(placeholder.token)</span>"
@@ -66,7 +66,7 @@ enum BuiltInTemplates {
             return "<p style=\"margin:0 0 16px;\">\(escaped)</p>"
         }
         var lines = [paragraph(copy.greeting)] + copy.paragraphs.map(paragraph)
-        let link = MailPlaceholder.link.token
+        let link = TemplatePlaceholder.link.token
         if let button = copy.button {
             lines.append(
                 "<p style=\"margin:24px 0;\"><a href=\"\(link)\" style=\"\(HTMLLayout.buttonStyle)\">"
@@ -88,7 +88,7 @@ enum BuiltInTemplates {
 
     private static func text(_ copy: LanguagePack.Copy, _ pack: LanguagePack) -> String {
         var blocks = [copy.greeting] + copy.paragraphs
-        if copy.button != nil { blocks.append(MailPlaceholder.link.token) }
+        if copy.button != nil { blocks.append(TemplatePlaceholder.link.token) }
         blocks += copy.notes
         blocks.append(pack.signature.joined(separator: "\n"))
         return blocks.joined(separator: "\n\n") + "\n"

@@ -1,45 +1,34 @@
 import HearthCore
 
-/// The HTML document every email body sits in: it declares the language and the writing
-/// direction (`<html lang="fa" dir="rtl">`), so right-to-left text is laid out and aligned
+/// The HTML document every email body sits in: it opens with the language's `lang` and
+/// `dir` (`DocumentLanguage.htmlOpening`), so right-to-left text is laid out and aligned
 /// correctly, and gives the message a plain, readable frame with inline styles (mail
 /// clients drop style sheets).
 enum HTMLLayout {
-    /// Languages written right to left (by primary language subtag).
-    static let rightToLeftLanguages: Set<String> = ["ar", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "ug", "ur", "yi"]
-
-    static func isRightToLeft(_ tag: String) -> Bool {
-        rightToLeftLanguages.contains(String(tag.lowercased().prefix { $0 != "-" }))
-    }
-
     /// The document around an email's content in `language`, as templates keep it.
     static func frame(language: String) -> MailBodyTemplate.Frame {
-        let frame = isRightToLeft(language) ? rightToLeftFrame : leftToRightFrame
+        let documentLanguage = DocumentLanguage(language)
+        let frame = documentLanguage.isRightToLeft ? rightToLeftFrame : leftToRightFrame
         return MailBodyTemplate.Frame(
-            beforeTitle: frame.beforeLanguage + HTMLText.escape(language) + frame.beforeTitle,
+            beforeTitle: documentLanguage.htmlOpening + frame.beforeTitle,
             beforeContent: frame.beforeContent,
             afterContent: frame.afterContent
         )
     }
 
-    /// The fixed text of a document, around its three variable parts.
+    /// The fixed text of a document after its root element, around its two variable parts.
     struct Frame {
-        let beforeLanguage: String
         let beforeTitle: String
         let beforeContent: String
         let afterContent: String
-        init(rightToLeft: Bool) {
-            let direction = rightToLeft ? "rtl" : "ltr"
+        init(_ direction: TextDirection) {
+            let rightToLeft = direction == .rightToLeft
             let fonts =
                 rightToLeft
                 ? "Tahoma,Vazirmatn,'Segoe UI',Arial,sans-serif"
                 : "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
-            beforeLanguage = """
-                <!DOCTYPE html>
-                <html lang="
-                """
             beforeTitle = """
-                " dir="\(direction)">
+
                 <head>
                 <meta charset="utf-8">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,7 +37,7 @@ enum HTMLLayout {
             beforeContent = """
                 </title>
                 </head>
-                <body dir="\(direction)" style="margin:0;padding:24px 12px;background-color:#f4f4f5;">
+                <body dir="\(direction.rawValue)" style="margin:0;padding:24px 12px;background-color:#f4f4f5;">
                 <div style="max-width:560px;margin:0 auto;padding:24px;background-color:#ffffff;border-radius:8px;\
                 font-family:\(fonts);font-size:16px;line-height:1.5;color:#1f2328;text-align:\(rightToLeft ? "right" : "left");">
 
@@ -63,8 +52,8 @@ enum HTMLLayout {
         }
     }
 
-    private static let leftToRightFrame = Frame(rightToLeft: false)
-    private static let rightToLeftFrame = Frame(rightToLeft: true)
+    private static let leftToRightFrame = Frame(.leftToRight)
+    private static let rightToLeftFrame = Frame(.rightToLeft)
 
     /// The style of the action button.
     static let buttonStyle =

@@ -32,7 +32,7 @@ public struct TemplateComposer: MailComposer {
         }
         let lifetime = request.linkLifetimeSeconds ?? project.settings.linkLifetimeSeconds(kind)
         let pack = LanguagePack.builtIn(language) ?? .english
-        func value(_ placeholder: MailPlaceholder) -> String {
+        func value(_ placeholder: TemplatePlaceholder) -> String {
             switch placeholder {
             case .appName: Self.singleLine(project.appName)
             case .displayName: displayName ?? Self.singleLine(email)
@@ -68,9 +68,9 @@ public struct TemplateComposer: MailComposer {
         // An override is parsed, and its body template keyed, once per text, not per message.
         let key = OverriddenTemplate(kind: kind, language: language, override: override)
         if let known = Self.overridden.withLock({ $0[key] }) { return known }
-        func part(_ text: String?, _ fallback: MailTemplateText?) throws(MailError) -> MailTemplateText {
+        func part(_ text: String?, _ fallback: TemplateText?) throws(MailError) -> TemplateText {
             do {
-                if let text { return try MailTemplateText(text, kind: kind) }
+                if let text { return try TemplateText(text, kind: kind) }
             } catch {
                 throw MailError(.invalidTemplate, "the \(kind.rawValue) template in \(language): \(error.message)")
             }
@@ -153,7 +153,8 @@ public struct TemplateComposer: MailComposer {
 extension ProjectSettings {
     /// How long the action link of `kind` works, from the project's code lifetimes.
     func linkLifetimeSeconds(_ kind: MailKind) -> Int64 {
-        ActionCodeOperation(rawValue: kind.rawValue).map(codeLifetimeSeconds(for:)) ?? 0
+        guard case .action(let operation) = kind else { return 0 }
+        return codeLifetimeSeconds(for: operation)
     }
 }
 

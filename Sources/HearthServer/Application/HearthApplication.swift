@@ -26,6 +26,8 @@ public final class HearthApplication: Sendable {
     public let mailer: Mailer
     /// Codes and links of email actions (password reset, verification, sign-in links, ...).
     public let emailActions: EmailActionService
+    /// The hosted action page's form tokens (keyed by the master key).
+    let formTokens: ActionFormToken
     /// Background workers started by `startBackgroundWork`.
     let background = Mutex<[PeriodicWorker]>([])
 
@@ -46,6 +48,7 @@ public final class HearthApplication: Sendable {
         self.developmentProjectID = developmentProjectID
         projects = try ProjectDirectory(store: store, clock: clock)
         keys = KeyRing(store: store, clock: clock, masterKey: masterKey)
+        formTokens = ActionFormToken(masterKey: masterKey)
         adminCredentials = AdminCredentials(store: store, clock: clock, developmentProjectID: developmentProjectID)
         accounts = AccountService(store: store, clock: clock, keys: keys)
         // The development project's mail is kept for its developer to read, wherever the
@@ -92,6 +95,7 @@ public final class HearthApplication: Sendable {
         addMailRoutes(to: &router)
         addInstallationRoutes(to: &router)
         addAppLinkRoutes(to: &router)
+        addPageRoutes(to: &router)
         return router
     }
 }

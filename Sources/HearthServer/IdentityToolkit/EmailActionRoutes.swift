@@ -2,6 +2,7 @@ import HearthBase
 import HearthCore
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// The `requestType` enum of `accounts:sendOobCode`, in proto order (a client may send
@@ -34,7 +35,7 @@ extension HearthApplication {
         guard let typeName = try request.enumValue("requestType", cases: Self.oobRequestTypes),
             typeName != "OOB_REQ_TYPE_UNSPECIFIED"
         else { throw AuthError(.missingRequestType) }
-        guard let operation = ActionCodeOperation(rawValue: typeName) else {
+        guard let operation = ActionCodeOperation(exactRequestType: typeName) else {
             throw AuthError(.invalidRequestType, "\(typeName) codes cannot be requested.")
         }
         let project = caller.project
@@ -84,7 +85,7 @@ extension HearthApplication {
         object["kind"] = "identitytoolkit#ResetPasswordResponse"
         object["email"] = .string(info.email)
         if let newEmail = info.newEmail { object["newEmail"] = .string(newEmail) }
-        object["requestType"] = .string(info.operation.rawValue)
+        object["requestType"] = .string(info.operation.requestType)
         return .json(.object(object))
     }
 
@@ -129,19 +130,23 @@ extension HearthApplication {
         return .json(.object(object))
     }
 
-    /// The `ActionCodeSettings` fields of a `sendOobCode` body.
-    private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettings {
-        ActionCodeSettings(
-            continueURL: try request.string("continueUrl"),
-            canHandleCodeInApp: try request.bool("canHandleCodeInApp") ?? false,
-            iOSBundleID: try request.string("iOSBundleId"),
-            iOSAppStoreID: try request.string("iOSAppStoreId"),
-            androidPackageName: try request.string("androidPackageName"),
-            androidInstallApp: try request.bool("androidInstallApp") ?? false,
-            androidMinimumVersion: try request.string("androidMinimumVersion")
-                ?? request.string("androidMinimumVersionCode"),
-            linkDomain: try request.string("linkDomain"),
-            dynamicLinkDomain: try request.string("dynamicLinkDomain")
+    /// The `ActionCodeSettings` fields of a `sendOobCode` body, by their wire names
+    /// (`ActionCodeSettingsFields.CodingKeys`).
+    private func actionCodeSettings(_ request: IdentityToolkitRequest) throws -> ActionCodeSettingsFields {
+        typealias Field = ActionCodeSettingsFields.CodingKeys
+        let fields = request.fields
+        return ActionCodeSettingsFields(
+            continueURL: try fields.string(Field.continueURL),
+            canHandleCodeInApp: try fields.bool(Field.canHandleCodeInApp),
+            iOSBundleID: try fields.string(Field.iOSBundleID),
+            iOSAppStoreID: try fields.string(Field.iOSAppStoreID),
+            androidPackageName: try fields.string(Field.androidPackageName),
+            androidInstallApp: try fields.bool(Field.androidInstallApp),
+            // Older Android SDKs name the minimum version by its version code.
+            androidMinimumVersion: try fields.string(Field.androidMinimumVersion)
+                ?? fields.string("androidMinimumVersionCode"),
+            linkDomain: try fields.string(Field.linkDomain),
+            dynamicLinkDomain: try fields.string(Field.dynamicLinkDomain)
         )
     }
 

@@ -10,6 +10,9 @@ extension RequestFields {
     /// The string at a HearthWire field.
     func string(_ key: some CodingKey) throws(GoogleAPIError) -> String? { try string(key.stringValue) }
 
+    /// The Boolean at a HearthWire field.
+    func bool(_ key: some CodingKey) throws(GoogleAPIError) -> Bool? { try bool(key.stringValue) }
+
     /// The object at a HearthWire field.
     func object(_ key: some CodingKey) throws(GoogleAPIError) -> RequestFields? { try object(key.stringValue) }
 }

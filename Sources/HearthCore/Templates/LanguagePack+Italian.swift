@@ -1,10 +1,10 @@
-import HearthCore
+import HearthWire
 
 extension LanguagePack {
-    static let italian = LanguagePack(
+    public static let italian = LanguagePack(
         tag: "it",
         copies: [
-            .passwordReset: Copy(
+            .action(.passwordReset): Copy(
                 subject: "Reimposta la password di %APP_NAME%",
                 greeting: "Ciao %DISPLAY_NAME%,",
                 paragraphs: ["Segui questo link per reimpostare la password di %APP_NAME% per l’account %EMAIL%."],
@@ -14,7 +14,7 @@ extension LanguagePack {
                     "Se non hai chiesto di reimpostare la password, puoi ignorare questa email.",
                 ]
             ),
-            .verifyEmail: Copy(
+            .action(.verifyEmail): Copy(
                 subject: "Verifica il tuo indirizzo email per %APP_NAME%",
                 greeting: "Ciao %DISPLAY_NAME%,",
                 paragraphs: ["Segui questo link per verificare il tuo indirizzo email, %EMAIL%."],
@@ -24,7 +24,7 @@ extension LanguagePack {
                     "Se non hai chiesto di verificare questo indirizzo, puoi ignorare questa email.",
                 ]
             ),
-            .emailSignIn: Copy(
+            .action(.emailLink): Copy(
                 subject: "Accedi a %APP_NAME%",
                 greeting: "Ciao %DISPLAY_NAME%,",
                 paragraphs: [
@@ -37,7 +37,7 @@ extension LanguagePack {
                     "Se non hai richiesto questo link, puoi ignorare questa email.",
                 ]
             ),
-            .verifyAndChangeEmail: Copy(
+            .action(.verifyAndChangeEmail): Copy(
                 subject: "Verifica il nuovo indirizzo email per %APP_NAME%",
                 greeting: "Ciao %DISPLAY_NAME%,",
                 paragraphs: [
@@ -49,7 +49,7 @@ extension LanguagePack {
                     "Se non hai chiesto di cambiare indirizzo email, puoi ignorare questa email.",
                 ]
             ),
-            .recoverEmail: Copy(
+            .action(.recoverEmail): Copy(
                 subject: "L’indirizzo email di accesso a %APP_NAME% è stato cambiato",
                 greeting: "Ciao %DISPLAY_NAME%,",
                 paragraphs: [

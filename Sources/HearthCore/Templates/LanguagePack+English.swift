@@ -1,10 +1,10 @@
-import HearthCore
+import HearthWire
 
 extension LanguagePack {
-    static let english = LanguagePack(
+    public static let english = LanguagePack(
         tag: "en",
         copies: [
-            .passwordReset: Copy(
+            .action(.passwordReset): Copy(
                 subject: "Reset your password for %APP_NAME%",
                 greeting: "Hello %DISPLAY_NAME%,",
                 paragraphs: ["Follow this link to reset your %APP_NAME% password for your %EMAIL% account."],
@@ -14,7 +14,7 @@ extension LanguagePack {
                     "If you didn’t ask to reset your password, you can ignore this email.",
                 ]
             ),
-            .verifyEmail: Copy(
+            .action(.verifyEmail): Copy(
                 subject: "Verify your email for %APP_NAME%",
                 greeting: "Hello %DISPLAY_NAME%,",
                 paragraphs: ["Follow this link to verify your email address, %EMAIL%."],
@@ -24,7 +24,7 @@ extension LanguagePack {
                     "If you didn’t ask to verify this address, you can ignore this email.",
                 ]
             ),
-            .emailSignIn: Copy(
+            .action(.emailLink): Copy(
                 subject: "Sign in to %APP_NAME%",
                 greeting: "Hello %DISPLAY_NAME%,",
                 paragraphs: [
@@ -37,7 +37,7 @@ extension LanguagePack {
                     "If you didn’t request this link, you can safely ignore this email.",
                 ]
             ),
-            .verifyAndChangeEmail: Copy(
+            .action(.verifyAndChangeEmail): Copy(
                 subject: "Verify your new email for %APP_NAME%",
                 greeting: "Hello %DISPLAY_NAME%,",
                 paragraphs: ["Follow this link to change your %APP_NAME% sign-in email from %EMAIL% to %NEW_EMAIL%."],
@@ -47,7 +47,7 @@ extension LanguagePack {
                     "If you didn’t ask to change your email, you can ignore this email.",
                 ]
             ),
-            .recoverEmail: Copy(
+            .action(.recoverEmail): Copy(
                 subject: "Your sign-in email for %APP_NAME% was changed",
                 greeting: "Hello %DISPLAY_NAME%,",
                 paragraphs: [

@@ -1,11 +1,11 @@
-import HearthCore
+import HearthWire
 
 extension LanguagePack {
     /// Persian (Farsi), written right to left; numbers in Persian digits.
-    static let persian = LanguagePack(
+    public static let persian = LanguagePack(
         tag: "fa",
         copies: [
-            .passwordReset: Copy(
+            .action(.passwordReset): Copy(
                 subject: "بازنشانی گذرواژهٔ %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: ["برای بازنشانی گذرواژهٔ %APP_NAME% برای حساب %EMAIL% روی این پیوند بزنید."],
@@ -15,7 +15,7 @@ extension LanguagePack {
                     "اگر درخواست بازنشانی گذرواژه نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .verifyEmail: Copy(
+            .action(.verifyEmail): Copy(
                 subject: "تأیید نشانی ایمیل برای %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: ["برای تأیید نشانی ایمیل خود، %EMAIL%، روی این پیوند بزنید."],
@@ -25,7 +25,7 @@ extension LanguagePack {
                     "اگر درخواست تأیید این نشانی را نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .emailSignIn: Copy(
+            .action(.emailLink): Copy(
                 subject: "ورود به %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [
@@ -38,7 +38,7 @@ extension LanguagePack {
                     "اگر این پیوند را درخواست نکرده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .verifyAndChangeEmail: Copy(
+            .action(.verifyAndChangeEmail): Copy(
                 subject: "تأیید نشانی ایمیل تازه برای %APP_NAME%",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [
@@ -50,7 +50,7 @@ extension LanguagePack {
                     "اگر درخواست تغییر نشانی ایمیل نداده‌اید، می‌توانید این ایمیل را نادیده بگیرید.",
                 ]
             ),
-            .recoverEmail: Copy(
+            .action(.recoverEmail): Copy(
                 subject: "نشانی ایمیل ورود شما به %APP_NAME% تغییر کرد",
                 greeting: "سلام %DISPLAY_NAME%،",
                 paragraphs: [
@@ -84,7 +84,7 @@ extension LanguagePack {
     )
 
     /// `123` in Persian digits: `۱۲۳`.
-    static func persianDigits(_ value: Int64) -> String {
+    public static func persianDigits(_ value: Int64) -> String {
         String(
             String.UnicodeScalarView(
                 String(value).unicodeScalars.map { scalar in
