@@ -8,13 +8,77 @@ extension HearthApplication {
     /// * `GET /.well-known/apple-app-site-association` and `GET /.well-known/assetlinks.json`:
     ///   the project's association files (`AssociationFiles`), `application/json`, 200, never a
     ///   redirect; 404 on a host that is no project's link domain.
+    /// * `GET /__/auth/links?link=…`: the landing page a browser shows when no app took the
+    ///   link (`LinkLandingPolicy`): 302 to an accepted payload, a page offering the app it
+    ///   was sent for, or a 400 page that names nothing of a refused payload. On a host that
+    ///   is no link domain (the public host, for local use) every project is asked in turn.
     func addAppLinkRoutes(to router: inout Router) {
+        router.get(AssociationFiles.claimedPath) { [self] request in
+            linkLandingPage(request)
+        }
         router.get(AssociationFiles.applePath) { [self] request in
             try associationFile(request) { $0.appleAppSiteAssociation }
         }
         router.get(AssociationFiles.androidPath) { [self] request in
             try associationFile(request) { $0.assetLinks }
         }
+    }
+
+    private func linkLandingPage(_ request: Request) -> Response {
+        let owner = request.headers["host"].flatMap { projects.project(linkDomain: $0) }
+        let candidates = owner.map { [$0] } ?? projects.all
+        let payload = request.query["link"]
+        let hints = AppLinkHints(request.query)
+        var project = candidates.first
+        var landing = LinkLanding.refuse(.foreign)
+        for candidate in candidates {
+            landing = LinkLandingPolicy(project: candidate, publicURL: publicURL).decide(payload: payload, hints: hints)
+            project = candidate
+            if case .refuse = landing { continue }
+            break
+        }
+        if case .forward(let location) = landing { return PageHeaders.redirect(to: location, status: .found) }
+        let language = PageLanguage.choose(
+            requested: request.query["lang"],
+            acceptLanguage: request.headers["accept-language"],
+            projectDefault: project?.settings.defaultLanguage
+        )
+        let text = LinkPageText.copy[language]
+        let branding = owner.map { PageBranding(project: $0) }
+        guard case .offer(let offer) = landing else {
+            return HostedPage(
+                page: "links",
+                outcome: "refused",
+                language: language,
+                branding: branding,
+                heading: text.refusedHeading,
+                message: PageHTML.fill(text.refusedMessage),
+                isProblem: true,
+                status: .badRequest
+            ).response()
+        }
+        var content =
+            "<p><a id=\"open-link\" href=\"\(HTMLText.escape(offer.openLink))\">\(HTMLText.escape(text.openLink))</a></p>\n"
+        if let store = offer.appStoreURL {
+            content +=
+                "<p><a id=\"app-store\" href=\"\(HTMLText.escape(store))\">\(HTMLText.escape(text.appStore))</a></p>\n"
+        }
+        if let store = offer.playStoreURL {
+            content +=
+                "<p><a id=\"play-store\" href=\"\(HTMLText.escape(store))\">\(HTMLText.escape(text.playStore))</a></p>\n"
+        }
+        if let version = offer.androidMinimumVersion {
+            content += "<p>\(PageHTML.fill(text.minimumVersion, ["version": HTMLText.escape(version)]))</p>\n"
+        }
+        return HostedPage(
+            page: "links",
+            outcome: "offer",
+            language: language,
+            branding: project.map { PageBranding(project: $0) },
+            heading: text.offerHeading,
+            message: PageHTML.fill(text.offerMessage),
+            content: content
+        ).response()
     }
 
     private func associationFile(
