@@ -15,11 +15,7 @@ import Testing
         "verifyAndChangeEmail-en", "backToApp", "refusedPayload",
     ]
 
-    /// The flows that pass through the link domain's landing page (`/__/auth/links`), which is
-    /// not served yet: they are left out until it is.
-    static let flowsNeedingLinksPage: Set<String> = ["signIn-en", "backToApp", "refusedPayload"]
-
-    static var flows: [String] { allFlows.filter { !flowsNeedingLinksPage.contains($0) } }
+    static var flows: [String] { allFlows }
 
     @Test(
         "Headless Chromium follows every emailed action link through the hosted pages to the continue URL",
