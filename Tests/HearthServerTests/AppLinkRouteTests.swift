@@ -81,3 +81,63 @@ struct AssociationFileRouteTests {
         }
     }
 }
+
+@Suite("The link-domain landing page")
+struct LinkLandingRouteTests {
+    func page(_ app: TestApplication, _ query: String, host: String = "custom-domain.com") -> TestAnswer {
+        app.send(.get, "/__/auth/links?\(query)", headers: [("Host", host), ("Accept", "text/html")])
+    }
+
+    @Test("an authorized continue URL and the project's own action link are forwarded with a 302")
+    func forwards() throws {
+        let app = try TestApplication()
+        let forward = page(app, "link=https%3A%2F%2Fwww.example.com%2Fdone")
+        #expect(forward.status == 302)
+        #expect(forward.header("location") == "https://www.example.com/done")
+        #expect(forward.header("referrer-policy") == "no-referrer")
+        let action = "http://127.0.0.1:9099/__/auth/action?apiKey%3Ddemo-api-key%26mode%3DsignIn%26oobCode%3DC"
+        #expect(
+            page(app, "link=\(action)").header("location")
+                == "http://127.0.0.1:9099/__/auth/action?apiKey=demo-api-key&mode=signIn&oobCode=C"
+        )
+    }
+
+    @Test("a foreign or hostile payload gets a 400 page with the security headers and no trace of it")
+    func refuses() throws {
+        let app = try TestApplication()
+        for payload in [
+            "https%3A%2F%2Fevil.example.net%2Fphish", "javascript%3Aalert(evil)", "%2F%2Fevil.example.net%2F",
+            "https%3A%2F%2Fwww.example.com%40evil.example.net%2F", "https%3A%5C%5Cevil.example.net", "",
+        ] {
+            for host in ["custom-domain.com", "127.0.0.1:9099"] {
+                let answer = page(app, "link=\(payload)", host: host)
+                #expect(answer.status == 400, "\(payload)")
+                #expect(answer.header("content-type") == "text/html; charset=utf-8")
+                #expect(answer.header("content-security-policy")?.contains("frame-ancestors 'none'") == true)
+                #expect(answer.header("cache-control")?.contains("no-store") == true)
+                #expect(answer.header("x-content-type-options") == "nosniff")
+                #expect(answer.text.contains("data-outcome=\"refused\""))
+                #expect(!answer.text.contains("evil"), "\(payload)")
+            }
+        }
+    }
+
+    @Test("a link sent for the seed's apps offers them, in Persian right to left when asked")
+    func offers() throws {
+        let app = try TestApplication()
+        let answer = page(
+            app,
+            "link=https%3A%2F%2Fwww.example.com%2F&iosBundleId=com.example.ios&androidPackageName=com.example.android&androidMinimumVersion=12&lang=fa"
+        )
+        #expect(answer.status == 200)
+        #expect(answer.text.contains("dir=\"rtl\""))
+        #expect(answer.text.contains("data-outcome=\"offer\""))
+        #expect(answer.text.contains("id=\"open-link\" href=\"https://www.example.com/\""))
+        #expect(answer.text.contains("id=\"app-store\" href=\"https://apps.apple.com/app/id1234567890\""))
+        #expect(
+            answer.text.contains(
+                "id=\"play-store\" href=\"https://play.google.com/store/apps/details?id=com.example.android\""
+            )
+        )
+    }
+}
