@@ -47,9 +47,10 @@ public enum ActionCodeOperation: Int, Sendable, Codable, CaseIterable {
         self = operation
     }
 
-    /// The operation a link's `mode` names, `.unknown` otherwise.
-    public init(mode: String) {
-        self = Self.allCases.first { $0.mode == mode } ?? .unknown
+    /// The action a link's `mode` names; `nil` for any other mode.
+    public init?(mode: String) {
+        guard let operation = Self.actions.first(where: { $0.mode == mode }) else { return nil }
+        self = operation
     }
 }
 
@@ -184,7 +185,7 @@ public struct ActionCodeSettingsFields: Sendable, Codable, Equatable {
 /// Links wrapped for an app (`https://<linkDomain>/__/auth/links?link=<action link>`, or any
 /// deep link carrying the action link in `link=` or `deep_link_id=`) are unwrapped first.
 public struct ActionCodeURL: Sendable, Equatable {
-    /// What the code does (`mode`).
+    /// What the code does (`mode`), `.unknown` for a mode no action has.
     public var operation: ActionCodeOperation
     /// The out-of-band code (`oobCode`).
     public var code: String
@@ -203,7 +204,7 @@ public struct ActionCodeURL: Sendable, Equatable {
             guard let items = URLComponents(string: current)?.queryItems else { return nil }
             func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
             if let code = value("oobCode"), let mode = value("mode"), !code.isEmpty {
-                operation = ActionCodeOperation(mode: mode)
+                operation = ActionCodeOperation(mode: mode) ?? .unknown
                 self.code = code
                 apiKey = value("apiKey")
                 continueURL = value("continueUrl").flatMap(URL.init(string:))

@@ -353,10 +353,10 @@ import Testing
 
     @Test func operationsRoundTripThroughTheirModesAndRequestTypes() {
         for operation in ActionCodeOperation.actions {
-            #expect(operation.mode.map(ActionCodeOperation.init(mode:)) == operation)
+            #expect(operation.mode.flatMap(ActionCodeOperation.init(mode:)) == operation)
             #expect(ActionCodeOperation(exactRequestType: operation.requestType) == operation)
         }
-        #expect(ActionCodeOperation(mode: "revertSecondFactorAddition") == .unknown)
+        #expect(ActionCodeOperation(mode: "revertSecondFactorAddition") == nil)
         #expect(ActionCodeOperation(exactRequestType: "OOB_REQ_TYPE_UNSPECIFIED") == nil)
         #expect(ActionCodeOperation(exactRequestType: "password_reset") == nil)
     }

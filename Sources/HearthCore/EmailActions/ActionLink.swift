@@ -158,7 +158,7 @@ extension ProjectSettings {
         case .emailLink: emailSignInCodeLifetimeSeconds
         case .verifyAndChangeEmail: verifyAndChangeEmailCodeLifetimeSeconds
         case .recoverEmail: recoverEmailCodeLifetimeSeconds
-        // No code performs it: a code of it would never work.
+        // No code is ever made for `.unknown`.
         case .unknown: 0
         }
     }

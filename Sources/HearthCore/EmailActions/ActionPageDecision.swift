@@ -43,11 +43,7 @@ public struct ActionPageRequest: Sendable, Equatable {
     }
 
     /// The mode's operation, when the mode is one Hearth knows.
-    public var operation: ActionCodeOperation? {
-        guard let mode else { return nil }
-        let operation = ActionCodeOperation(mode: mode)
-        return operation == .unknown ? nil : operation
-    }
+    public var operation: ActionCodeOperation? { mode.flatMap(ActionCodeOperation.init(mode:)) }
 }
 
 /// What the action page shows; the raw values are the page's `data-outcome`
