@@ -59,14 +59,14 @@ public struct SignInResponse: Sendable, Codable, Equatable {
     public var profilePicture: String?
     /// Whether the email was already registered.
     public var registered: Bool?
+    /// Whether this call created the account.
+    public var isNewUser: Bool?
     /// The ID token (a JWT).
     public var idToken: String?
     /// The refresh token.
     public var refreshToken: String?
     /// Seconds as a decimal string (`"3600"`).
     public var expiresIn: String?
-    /// Whether this call created the account.
-    public var isNewUser: Bool?
     /// Makes the value from its fields.
     public init(
         kind: String? = nil,
@@ -86,16 +86,16 @@ public struct SignInResponse: Sendable, Codable, Equatable {
         self.displayName = displayName
         self.profilePicture = profilePicture
         self.registered = registered
+        self.isNewUser = isNewUser
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
-        self.isNewUser = isNewUser
     }
     /// The wire field names, in the order the server writes them.
     public enum CodingKeys: String, CodingKey, Sendable {
         case kind
         case localID = "localId"
-        case email, displayName, profilePicture, registered, idToken, refreshToken, expiresIn, isNewUser
+        case email, displayName, profilePicture, registered, isNewUser, idToken, refreshToken, expiresIn
     }
 }
 
@@ -200,16 +200,16 @@ public struct SendOobCodeResponse: Sendable, Codable, Equatable {
     public var kind: String?
     /// The email address.
     public var email: String?
+    /// The out-of-band code of an email action (admin calls with `returnOobLink` only).
+    public var oobCode: String?
     /// The action link (admin calls with `returnOobLink` only).
     public var oobLink: String?
-    /// The out-of-band code of an email action.
-    public var oobCode: String?
     /// Makes the value from its fields.
     public init(kind: String? = nil, email: String? = nil, oobLink: String? = nil, oobCode: String? = nil) {
         self.kind = kind
         self.email = email
-        self.oobLink = oobLink
         self.oobCode = oobCode
+        self.oobLink = oobLink
     }
 }
 
@@ -325,6 +325,9 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
     public var providerUserInfo: [ProviderUserInfo]?
     /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// The other address of an applied email change or recovery code (the new one of a
+    /// VERIFY_AND_CHANGE_EMAIL, the restored one of a RECOVER_EMAIL).
+    public var newEmail: String?
     /// The ID token (a JWT).
     public var idToken: String?
     /// The refresh token.
@@ -343,7 +346,8 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
         expiresIn: String? = nil,
         photoURL: String? = nil,
         passwordHash: String? = nil,
-        providerUserInfo: [ProviderUserInfo]? = nil
+        providerUserInfo: [ProviderUserInfo]? = nil,
+        newEmail: String? = nil
     ) {
         self.kind = kind
         self.localID = localID
@@ -353,6 +357,7 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
         self.passwordHash = passwordHash
         self.providerUserInfo = providerUserInfo
         self.emailVerified = emailVerified
+        self.newEmail = newEmail
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
@@ -363,7 +368,7 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
         case localID = "localId"
         case email, displayName
         case photoURL = "photoUrl"
-        case passwordHash, providerUserInfo, emailVerified, idToken, refreshToken, expiresIn
+        case passwordHash, providerUserInfo, emailVerified, newEmail, idToken, refreshToken, expiresIn
     }
 }
 

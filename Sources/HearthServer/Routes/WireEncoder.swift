@@ -8,6 +8,10 @@ import HearthHTTP
 /// Object members come out in the order the type encodes them — declaration order for a
 /// synthesized conformance — which keeps answers byte-for-byte stable. `nil` optionals are
 /// left out (`encodeIfPresent`), as Google's APIs leave out unset fields.
+///
+/// The installation and Secure Token answers, which every app launch and every signed-in
+/// hour costs, are written straight into bytes instead (`WireJSON.swift`), still under the
+/// same types' `CodingKeys`.
 enum WireEncoder {
     /// The JSON of `value`. The encoder itself never fails; only a type's own `encode(to:)`
     /// could, and none of HearthWire's does, so a failure is a programming error.
