@@ -131,6 +131,8 @@ public struct SignInWithEmailLinkRequest: Sendable, Codable, Equatable {
         self.oobCode = oobCode
         self.idToken = idToken
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case email, oobCode, idToken }
 }
 
 /// `accounts:sendOobCode` body (client or, with `returnOobLink`, admin).
@@ -224,6 +226,8 @@ public struct ResetPasswordRequest: Sendable, Codable, Equatable {
         self.oobCode = oobCode
         self.newPassword = newPassword
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case oobCode, newPassword }
 }
 
 /// The answer to `accounts:resetPassword`: the code's operation and addresses.

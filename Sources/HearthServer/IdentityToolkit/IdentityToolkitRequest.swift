@@ -58,6 +58,9 @@ struct IdentityToolkitRequest: Sendable {
     func bool(_ key: some CodingKey) throws(GoogleAPIError) -> Bool? { try bool(key.stringValue) }
     func int64(_ key: some CodingKey) throws(GoogleAPIError) -> Int64? { try int64(key.stringValue) }
     func strings(_ key: some CodingKey) throws(GoogleAPIError) -> [String] { try strings(key.stringValue) }
+    func enumValue(_ key: some CodingKey, cases: [String]) throws(GoogleAPIError) -> String? {
+        try enumValue(key.stringValue, cases: cases)
+    }
     func enumValues(_ key: some CodingKey, cases: [String]) throws(GoogleAPIError) -> [String] {
         try enumValues(key.stringValue, cases: cases)
     }
