@@ -87,8 +87,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HearthEndToEndTests", dependencies: ["HearthCrypto", "HearthTestSupport"]),
-        // The client SDK against the real `hearth` binary (HearthTestSupport starts it).
-        .testTarget(name: "HearthTests", dependencies: ["Hearth", "HearthTransport", "HearthTestSupport"]),
+        // One launch of an app on the client SDK; HearthTests runs it twice to restart a process.
+        .executableTarget(name: "ClientLaunch", dependencies: ["Hearth"], path: "Tests/ClientLaunch"),
+        // The client SDK against the real `hearth` binary (HearthTestSupport starts it), behind
+        // a fault-injecting HTTP front (HearthHTTP) for back-off, and across two launches of
+        // ClientLaunch.
+        .testTarget(
+            name: "HearthTests",
+            dependencies: ["Hearth", "HearthTransport", "HearthTestSupport", "HearthHTTP", "HearthBase"]
+        ),
         // The admin SDK (and the client SDK using the links it makes) against the real binary;
         // the walkthrough example and a package outside the repository built on both products.
         .testTarget(

@@ -41,17 +41,21 @@ public struct VerifyInstallationTokenResponse: Sendable, Codable, Equatable {
 
 /// The answer to `GET /v1/projects` (legacy `getProjectConfig`).
 public struct ProjectConfigResponse: Sendable, Codable, Equatable {
+    /// Google's response kind, `identitytoolkit#GetProjectConfigResponse`.
+    public var kind: String?
     /// The project **number** (Google answers the number in this field).
     public var projectID: String
     /// The domains a continue URL may name.
     public var authorizedDomains: [String]?
     /// Makes the value from its fields.
-    public init(projectID: String, authorizedDomains: [String]?) {
+    public init(projectID: String, authorizedDomains: [String]?, kind: String? = nil) {
+        self.kind = kind
         self.projectID = projectID
         self.authorizedDomains = authorizedDomains
     }
-    /// The wire field names.
+    /// The wire field names, in the order the server writes them.
     public enum CodingKeys: String, CodingKey, Sendable {
+        case kind
         case projectID = "projectId"
         case authorizedDomains
     }

@@ -41,6 +41,8 @@ public struct SignUpRequest: Sendable, Codable, Equatable {
         self.displayName = displayName
         self.returnSecureToken = returnSecureToken
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case email, password, displayName, returnSecureToken }
 }
 
 /// The answer to sign-up and the sign-in calls: the user and a session.
@@ -53,16 +55,18 @@ public struct SignInResponse: Sendable, Codable, Equatable {
     public var email: String?
     /// The display name.
     public var displayName: String?
+    /// The photo URL (password sign-in names it `profilePicture`).
+    public var profilePicture: String?
+    /// Whether the email was already registered.
+    public var registered: Bool?
+    /// Whether this call created the account.
+    public var isNewUser: Bool?
     /// The ID token (a JWT).
     public var idToken: String?
     /// The refresh token.
     public var refreshToken: String?
     /// Seconds as a decimal string (`"3600"`).
     public var expiresIn: String?
-    /// Whether the email was already registered.
-    public var registered: Bool?
-    /// Whether this call created the account.
-    public var isNewUser: Bool?
     /// Makes the value from its fields.
     public init(
         kind: String? = nil,
@@ -73,23 +77,25 @@ public struct SignInResponse: Sendable, Codable, Equatable {
         refreshToken: String? = nil,
         expiresIn: String? = nil,
         registered: Bool? = nil,
-        isNewUser: Bool? = nil
+        isNewUser: Bool? = nil,
+        profilePicture: String? = nil
     ) {
         self.kind = kind
         self.localID = localID
         self.email = email
         self.displayName = displayName
+        self.profilePicture = profilePicture
+        self.registered = registered
+        self.isNewUser = isNewUser
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
-        self.registered = registered
-        self.isNewUser = isNewUser
     }
-    /// The wire field names.
+    /// The wire field names, in the order the server writes them.
     public enum CodingKeys: String, CodingKey, Sendable {
         case kind
         case localID = "localId"
-        case email, displayName, idToken, refreshToken, expiresIn, registered, isNewUser
+        case email, displayName, profilePicture, registered, isNewUser, idToken, refreshToken, expiresIn
     }
 }
 
@@ -107,6 +113,8 @@ public struct SignInWithPasswordRequest: Sendable, Codable, Equatable {
         self.password = password
         self.returnSecureToken = returnSecureToken
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case email, password, returnSecureToken }
 }
 
 /// `accounts:signInWithEmailLink` body: the email and the link's `oobCode`.
@@ -123,6 +131,8 @@ public struct SignInWithEmailLinkRequest: Sendable, Codable, Equatable {
         self.oobCode = oobCode
         self.idToken = idToken
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case email, oobCode, idToken }
 }
 
 /// `accounts:sendOobCode` body (client or, with `returnOobLink`, admin).
@@ -192,16 +202,16 @@ public struct SendOobCodeResponse: Sendable, Codable, Equatable {
     public var kind: String?
     /// The email address.
     public var email: String?
+    /// The out-of-band code of an email action (admin calls with `returnOobLink` only).
+    public var oobCode: String?
     /// The action link (admin calls with `returnOobLink` only).
     public var oobLink: String?
-    /// The out-of-band code of an email action.
-    public var oobCode: String?
     /// Makes the value from its fields.
     public init(kind: String? = nil, email: String? = nil, oobLink: String? = nil, oobCode: String? = nil) {
         self.kind = kind
         self.email = email
-        self.oobLink = oobLink
         self.oobCode = oobCode
+        self.oobLink = oobLink
     }
 }
 
@@ -216,6 +226,8 @@ public struct ResetPasswordRequest: Sendable, Codable, Equatable {
         self.oobCode = oobCode
         self.newPassword = newPassword
     }
+    /// The wire field names.
+    public enum CodingKeys: String, CodingKey, Sendable { case oobCode, newPassword }
 }
 
 /// The answer to `accounts:resetPassword`: the code's operation and addresses.
@@ -309,8 +321,17 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
     public var email: String?
     /// The display name.
     public var displayName: String?
+    /// The photo URL (`photoUrl`).
+    public var photoURL: String?
+    /// ``UserRecord/redactedPasswordHash`` when the account has a password.
+    public var passwordHash: String?
+    /// The linked sign-in providers.
+    public var providerUserInfo: [ProviderUserInfo]?
     /// Whether the email is verified.
     public var emailVerified: Bool?
+    /// The other address of an applied email change or recovery code (the new one of a
+    /// VERIFY_AND_CHANGE_EMAIL, the restored one of a RECOVER_EMAIL).
+    public var newEmail: String?
     /// The ID token (a JWT).
     public var idToken: String?
     /// The refresh token.
@@ -326,22 +347,32 @@ public struct UpdateAccountResponse: Sendable, Codable, Equatable {
         emailVerified: Bool? = nil,
         idToken: String? = nil,
         refreshToken: String? = nil,
-        expiresIn: String? = nil
+        expiresIn: String? = nil,
+        photoURL: String? = nil,
+        passwordHash: String? = nil,
+        providerUserInfo: [ProviderUserInfo]? = nil,
+        newEmail: String? = nil
     ) {
         self.kind = kind
         self.localID = localID
         self.email = email
         self.displayName = displayName
+        self.photoURL = photoURL
+        self.passwordHash = passwordHash
+        self.providerUserInfo = providerUserInfo
         self.emailVerified = emailVerified
+        self.newEmail = newEmail
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
     }
-    /// The wire field names.
+    /// The wire field names, in the order the server writes them.
     public enum CodingKeys: String, CodingKey, Sendable {
         case kind
         case localID = "localId"
-        case email, displayName, emailVerified, idToken, refreshToken, expiresIn
+        case email, displayName
+        case photoURL = "photoUrl"
+        case passwordHash, providerUserInfo, emailVerified, newEmail, idToken, refreshToken, expiresIn
     }
 }
 
@@ -369,6 +400,10 @@ public struct LookupRequest: Sendable, Codable, Equatable {
 
 /// One account as lookup, batchGet and query answer it.
 public struct UserRecord: Sendable, Codable, Equatable {
+    /// `passwordHash` as Firebase shows it to callers who may not see hashes: base64 of
+    /// `REDACTED`. Only an admin's account download carries the real hash and salt.
+    public static let redactedPasswordHash = "UkVEQUNURUQ="
+
     /// The user's ID (`localId`).
     public var localID: String
     /// The email address.
@@ -379,18 +414,30 @@ public struct UserRecord: Sendable, Codable, Equatable {
     public var displayName: String?
     /// The photo URL (`photoUrl`).
     public var photoURL: String?
-    /// Whether the account is disabled.
-    public var disabled: Bool?
-    /// Milliseconds since the epoch, as a decimal string.
-    public var createdAt: String?
-    /// Last sign-in in milliseconds since the epoch, as a decimal string.
-    public var lastLoginAt: String?
-    /// Seconds since the epoch before which refresh tokens are revoked, as a decimal string.
-    public var validSince: String?
+    /// The phone number in E.164 form.
+    public var phoneNumber: String?
+    /// ``redactedPasswordHash``, or in an admin's download the hash itself (base64).
+    public var passwordHash: String?
+    /// The hash's salt (base64), in an admin's download only.
+    public var salt: String?
     /// When the password last changed, in milliseconds since the epoch.
     public var passwordUpdatedAt: Double?
+    /// The linked sign-in providers.
+    public var providerUserInfo: [ProviderUserInfo]?
+    /// Seconds since the epoch before which refresh tokens are revoked, as a decimal string.
+    public var validSince: String?
+    /// Whether the account is disabled.
+    public var disabled: Bool?
+    /// Last sign-in in milliseconds since the epoch, as a decimal string.
+    public var lastLoginAt: String?
+    /// Milliseconds since the epoch, as a decimal string.
+    public var createdAt: String?
+    /// The last token refresh, an RFC 3339 timestamp.
+    public var lastRefreshAt: String?
     /// The custom claims, a JSON object as a string.
     public var customAttributes: String?
+    /// Set (true) on an account that has signed in with an email link.
+    public var emailLinkSignin: Bool?
     /// Makes the value from its fields.
     public init(
         localID: String,
@@ -403,27 +450,85 @@ public struct UserRecord: Sendable, Codable, Equatable {
         lastLoginAt: String? = nil,
         validSince: String? = nil,
         passwordUpdatedAt: Double? = nil,
-        customAttributes: String? = nil
+        customAttributes: String? = nil,
+        phoneNumber: String? = nil,
+        passwordHash: String? = nil,
+        salt: String? = nil,
+        providerUserInfo: [ProviderUserInfo]? = nil,
+        lastRefreshAt: String? = nil,
+        emailLinkSignin: Bool? = nil
     ) {
         self.localID = localID
         self.email = email
         self.emailVerified = emailVerified
         self.displayName = displayName
         self.photoURL = photoURL
-        self.disabled = disabled
-        self.createdAt = createdAt
-        self.lastLoginAt = lastLoginAt
-        self.validSince = validSince
+        self.phoneNumber = phoneNumber
+        self.passwordHash = passwordHash
+        self.salt = salt
         self.passwordUpdatedAt = passwordUpdatedAt
+        self.providerUserInfo = providerUserInfo
+        self.validSince = validSince
+        self.disabled = disabled
+        self.lastLoginAt = lastLoginAt
+        self.createdAt = createdAt
+        self.lastRefreshAt = lastRefreshAt
         self.customAttributes = customAttributes
+        self.emailLinkSignin = emailLinkSignin
     }
-    /// The wire field names.
+    /// The wire field names, in the order the server writes them.
     public enum CodingKeys: String, CodingKey, Sendable {
         case localID = "localId"
         case email, emailVerified, displayName
         case photoURL = "photoUrl"
-        case disabled, createdAt
-        case lastLoginAt, validSince, passwordUpdatedAt, customAttributes
+        case phoneNumber, passwordHash, salt, passwordUpdatedAt, providerUserInfo, validSince, disabled
+        case lastLoginAt, createdAt, lastRefreshAt, customAttributes, emailLinkSignin
+    }
+}
+
+/// One linked sign-in provider of an account: `password` (keyed by the email) or `phone`
+/// (keyed by the number).
+public struct ProviderUserInfo: Sendable, Codable, Equatable {
+    /// `password` or `phone`.
+    public var providerID: String
+    /// The provider's ID of the user (the email, for `password`).
+    public var federatedID: String?
+    /// The email address.
+    public var email: String?
+    /// The phone number in E.164 form.
+    public var phoneNumber: String?
+    /// The provider's raw ID of the user (the email or the number).
+    public var rawID: String?
+    /// The display name.
+    public var displayName: String?
+    /// The photo URL (`photoUrl`).
+    public var photoURL: String?
+    /// Makes the value from its fields.
+    public init(
+        providerID: String,
+        federatedID: String? = nil,
+        email: String? = nil,
+        phoneNumber: String? = nil,
+        rawID: String? = nil,
+        displayName: String? = nil,
+        photoURL: String? = nil
+    ) {
+        self.providerID = providerID
+        self.federatedID = federatedID
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.rawID = rawID
+        self.displayName = displayName
+        self.photoURL = photoURL
+    }
+    /// The wire field names, in the order the server writes them.
+    public enum CodingKeys: String, CodingKey, Sendable {
+        case providerID = "providerId"
+        case federatedID = "federatedId"
+        case email, phoneNumber
+        case rawID = "rawId"
+        case displayName
+        case photoURL = "photoUrl"
     }
 }
 

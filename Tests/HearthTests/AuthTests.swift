@@ -50,6 +50,28 @@ struct AuthTests {
         #expect(try harness.outbox().allSatisfy { $0["email"] as? String != "nobody@example.com" })
     }
 
+    @Test("The server's own 429 after repeated wrong passwords is tooManyRequests, even for the right one")
+    func tooManyWrongPasswords() async throws {
+        let harness = try ClientHarness()
+        let auth = Auth(app: harness.makeApp())
+        _ = try await auth.createUser(withEmail: "eve@example.com", password: "correct horse")
+        try auth.signOut()
+        var refusals: [AuthErrorCode.Code] = []
+        while refusals.last != .tooManyRequests && refusals.count < 20 {
+            do {
+                _ = try await auth.signIn(withEmail: "eve@example.com", password: "wrong horse \(refusals.count)")
+            } catch let error as AuthErrorCode {
+                refusals.append(error.code)
+            }
+        }
+        #expect(refusals.last == .tooManyRequests, "\(refusals)")
+        #expect(refusals.dropLast().allSatisfy { $0 == .wrongPassword || $0 == .invalidCredential }, "\(refusals)")
+        await #expect { _ = try await auth.signIn(withEmail: "eve@example.com", password: "correct horse") } throws: {
+            ($0 as? AuthErrorCode)?.code == .tooManyRequests
+        }
+        #expect(auth.currentUser == nil)
+    }
+
     @Test("ID tokens are reused while fresh, refreshed when forced or near expiry, and verified by Hearth")
     func idTokens() async throws {
         let harness = try ClientHarness()

@@ -1,4 +1,5 @@
 import Foundation
+import HearthTestSupport
 import HearthTransport
 import Synchronization
 import Testing
@@ -56,7 +57,53 @@ struct BackoffTests {
         #expect(Backoff.Outcome(status: 200) == .success)
     }
 
-    @Test("Against a server answering 429 then 503, requests wait 2 s then 4 s; a 403 then holds them a day")
+    @Test("Over real HTTP, a 429 then a 503 hold the client back 2 s then 4 s plus jitter; then Hearth registers it")
+    func observedOverRealHTTP() async throws {
+        let harness = try ClientHarness()
+        let front = try FaultInjectingFront(failures: [429, 503], upstream: harness.server, time: harness.time)
+        let jitter = 0.25
+        let installations = Installations(
+            app: harness.makeApp(transport: URLSessionTransport(), baseURL: front.baseURL, backoffJitter: jitter)
+        )
+        let start = harness.time.now
+
+        // An app retrying on a timer: a call every quarter second of the client's clock until
+        // one succeeds. Calls inside the back-off are refused here and send nothing.
+        var calls = 0
+        var token: InstallationsAuthTokenResult?
+        while token == nil && calls < 100 {
+            calls += 1
+            do {
+                token = try await installations.authToken()
+            } catch let error as InstallationsErrorCode where error.code == .serverUnreachable {
+                harness.time.advance(by: 0.25)
+            }
+        }
+
+        let arrivals = front.received
+        #expect(arrivals.map(\.status) == [429, 503, 200])
+        #expect(
+            arrivals.allSatisfy { $0.method == "POST" && $0.path == "/v1/projects/\(Seed.projectID)/installations" }
+        )
+        let offsets = arrivals.map { $0.clientTime.timeIntervalSince(start) }
+        let expected: [TimeInterval] = [0, 2 + jitter, 2 + jitter + 4 + jitter]
+        #expect(offsets.count == expected.count)
+        for (offset, wanted) in zip(offsets, expected) { #expect(abs(offset - wanted) < 0.001, "\(offsets)") }
+        #expect(calls == 27, "every call between the three arrivals was held back without a request")
+
+        // The last answer was Hearth's own: the installation exists there, and the back-off is
+        // cleared, so a forced refresh goes out at once.
+        let fid = try await installations.installationID()
+        #expect(try harness.serverInstallations().compactMap { $0["fid"] as? String } == [fid])
+        let refreshed = try await installations.authTokenForcingRefresh(true)
+        #expect(refreshed.authToken != token?.authToken)
+        #expect(front.received.last?.path.hasSuffix("/authTokens:generate") == true)
+        #expect(front.received.last?.clientTime == harness.time.now)
+    }
+
+    @Test(
+        "Against a scripted transport answering 429 then 503, requests wait 2 s then 4 s; a 403 then holds them a day"
+    )
     func observedAgainstAFailingServer() async throws {
         let harness = try ClientHarness(startingServer: false)
         let server = ScriptedTransport(statuses: [429, 503, 403])

@@ -78,10 +78,19 @@ final class ClientHarness: @unchecked Sendable {
         return options
     }
 
-    /// An app named `name` on this harness's clock, storage and transport. Two apps of the same
-    /// name share their persisted entries, as two launches of one program do.
-    func makeApp(name: String = "app-\(UUID().uuidString)", transport: (any HTTPTransport)? = nil) -> HearthApp {
+    /// An app named `name` on this harness's clock, storage and transport, reaching Hearth at
+    /// `baseURL` (the harness's server by default). Two apps of the same name share their
+    /// persisted entries, as two launches of one program do. `backoffJitter` is the extra
+    /// back-off wait the app draws.
+    func makeApp(
+        name: String = "app-\(UUID().uuidString)",
+        transport: (any HTTPTransport)? = nil,
+        baseURL: URL? = nil,
+        backoffJitter: TimeInterval = 0
+    ) -> HearthApp {
         let time = time
+        let options = options
+        if let baseURL { options.baseURL = baseURL }
         return HearthApp(
             name: name,
             options: options,
@@ -89,7 +98,7 @@ final class ClientHarness: @unchecked Sendable {
                 now: { time.now },
                 storage: FileStorage(directory: storageDirectory),
                 transport: transport ?? self.transport,
-                backoffJitter: { 0 }
+                backoffJitter: { backoffJitter }
             )
         )
     }

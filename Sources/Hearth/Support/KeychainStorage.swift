@@ -3,8 +3,14 @@
     import Security
 
     /// ``SecureStorage`` in the Keychain: one generic-password item per key, readable after
-    /// the device's first unlock and never synced to other devices.
+    /// the device's first unlock and never synced to other devices. A write replaces the
+    /// item's data in one `SecItemUpdate` (or adds the item), so a reader sees the old entry
+    /// or the new one.
+    ///
+    /// Compiled only where the Security framework exists (Apple platforms); Linux builds use
+    /// ``FileStorage``. Both pass `SecureStorageContractTests`.
     struct KeychainStorage: SecureStorage {
+        /// The items' `kSecAttrService` (the SDK uses `dev.hearth.sdk`); each key is an account.
         let service: String
 
         func read(_ key: String) throws -> Data? {
@@ -25,7 +31,7 @@
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
             ]
-            // SecItemUpdate replaces the item's data in one step; a missing item is added.
+            // A missing item is added instead.
             var status = SecItemUpdate(baseQuery(key) as CFDictionary, attributes as CFDictionary)
             if status == errSecItemNotFound {
                 let item = baseQuery(key).merging(attributes) { _, new in new }

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Contract: ``write(_:for:)`` replaces an entry atomically (a reader sees the old entry or the
 /// new one, never a mix, even if the process dies mid-write), and only the current user can
-/// read what was written.
+/// read what was written. A missing entry reads as nil and removing it is not an error; keys
+/// are independent. Every implementation — ``FileStorage`` everywhere, `KeychainStorage`
+/// where the Security framework exists — runs `SecureStorageContractTests` (HearthTests).
 protocol SecureStorage: Sendable {
     /// The entry under `key`, or nil when there is none.
     func read(_ key: String) throws -> Data?

@@ -1,15 +1,13 @@
 import HearthBase
 import HearthCore
 import HearthStore
+import HearthWire
 
-/// How accounts and tokens are written in Identity Toolkit responses. int64 fields are JSON
-/// strings (`createdAt`, `lastLoginAt`, `validSince`, `expiresIn`), as in Google's discovery
+/// How accounts and tokens are answered in Identity Toolkit responses: as HearthWire's types
+/// (the ones the SDKs decode), written by ``WireEncoder``. int64 fields are JSON strings
+/// (`createdAt`, `lastLoginAt`, `validSince`, `expiresIn`), as in Google's discovery
 /// documents; the Apple SDK reads `expiresIn` only as a string.
 enum AccountJSON {
-    /// `passwordHash` as Firebase shows it to callers who may not see hashes: base64 of
-    /// `REDACTED`. Only an admin's account download carries the real hash (``ExportedPassword``).
-    static let redactedPasswordHash = "UkVEQUNURUQ="
-
     /// How a `UserInfo` shows the password hash.
     enum PasswordHashes {
         /// `passwordHash` redacted, no `salt`: every lookup, an app's or an admin's.
@@ -19,79 +17,80 @@ enum AccountJSON {
     }
 
     /// The `UserInfo` object of `accounts:lookup` and `accounts:batchGet`.
-    static func userInfo(_ account: AccountRecord, passwordHashes: PasswordHashes = .redacted) -> JSONValue {
-        var object = JSONObject()
-        object["localId"] = .string(account.localID)
-        if let email = account.email { object["email"] = .string(email) }
-        object["emailVerified"] = .bool(account.emailVerified)
-        if let name = account.displayName { object["displayName"] = .string(name) }
-        if let photo = account.photoURL { object["photoUrl"] = .string(photo) }
-        if let phoneNumber = account.phoneNumber { object["phoneNumber"] = .string(phoneNumber) }
+    static func userRecord(_ account: AccountRecord, passwordHashes: PasswordHashes = .redacted) -> UserRecord {
+        var record = UserRecord(localID: account.localID)
+        record.email = account.email
+        record.emailVerified = account.emailVerified
+        record.displayName = account.displayName
+        record.photoURL = account.photoURL
+        record.phoneNumber = account.phoneNumber
         if let storedHash = account.passwordHash {
             switch passwordHashes {
             case .redacted:
-                object["passwordHash"] = .string(redactedPasswordHash)
+                record.passwordHash = UserRecord.redactedPasswordHash
             case .exported:
                 let exported = ExportedPassword(storedHash: storedHash)
-                object["passwordHash"] = .string(exported.passwordHash)
-                object["salt"] = .string(exported.salt)
+                record.passwordHash = exported.passwordHash
+                record.salt = exported.salt
             }
-            if let updated = account.passwordUpdatedAt { object["passwordUpdatedAt"] = .int(updated) }
+            record.passwordUpdatedAt = account.passwordUpdatedAt.map { Double($0) }
         }
-        object["providerUserInfo"] = providerUserInfo(account)
-        object["validSince"] = .string(String(account.validSinceSeconds))
-        object["disabled"] = .bool(account.disabled)
-        if let lastLogin = account.lastLoginAt { object["lastLoginAt"] = .string(String(lastLogin)) }
-        object["createdAt"] = .string(String(account.createdAt))
-        if let lastRefresh = account.lastRefreshAt {
-            object["lastRefreshAt"] = .string(Timestamp.iso8601(milliseconds: lastRefresh))
-        }
-        if let claims = account.customAttributes { object["customAttributes"] = .string(claims) }
-        if account.emailLinkSignIn { object["emailLinkSignin"] = .bool(true) }
-        return .object(object)
+        record.providerUserInfo = providerUserInfo(account)
+        record.validSince = String(account.validSinceSeconds)
+        record.disabled = account.disabled
+        record.lastLoginAt = account.lastLoginAt.map { String($0) }
+        record.createdAt = String(account.createdAt)
+        record.lastRefreshAt = account.lastRefreshAt.map { Timestamp.iso8601(milliseconds: $0) }
+        record.customAttributes = account.customAttributes
+        record.emailLinkSignin = account.emailLinkSignIn ? true : nil
+        return record
     }
 
     /// The linked providers: `password` for an account with an email and a password (or a
     /// link sign-in), keyed by the email, and `phone`, keyed by the number, as Firebase has them.
-    static func providerUserInfo(_ account: AccountRecord) -> JSONValue {
-        var providers: [JSONValue] = []
-        for providerID in account.providerIDs {
-            var provider = JSONObject()
-            provider["providerId"] = .string(providerID)
+    static func providerUserInfo(_ account: AccountRecord) -> [ProviderUserInfo] {
+        account.providerIDs.compactMap { providerID in
             switch providerID {
             case "password":
-                guard let email = account.email else { continue }
-                provider["federatedId"] = .string(email)
-                provider["email"] = .string(email)
-                provider["rawId"] = .string(email)
-                if let name = account.displayName { provider["displayName"] = .string(name) }
-                if let photo = account.photoURL { provider["photoUrl"] = .string(photo) }
+                guard let email = account.email else { return nil }
+                return ProviderUserInfo(
+                    providerID: providerID,
+                    federatedID: email,
+                    email: email,
+                    rawID: email,
+                    displayName: account.displayName,
+                    photoURL: account.photoURL
+                )
             case "phone":
-                guard let phoneNumber = account.phoneNumber else { continue }
-                provider["phoneNumber"] = .string(phoneNumber)
-                provider["rawId"] = .string(phoneNumber)
+                guard let phoneNumber = account.phoneNumber else { return nil }
+                return ProviderUserInfo(providerID: providerID, phoneNumber: phoneNumber, rawID: phoneNumber)
             default:
-                continue
+                return nil
             }
-            providers.append(.object(provider))
         }
-        return .array(providers)
     }
 
     /// The `SetAccountInfoResponse` of `accounts:update`: the account as it is now, and new
     /// tokens when the update started a session.
+    static func updateResponse(_ account: AccountRecord, tokens: SessionTokens?) -> UpdateAccountResponse {
+        UpdateAccountResponse(
+            kind: "identitytoolkit#SetAccountInfoResponse",
+            localID: account.localID,
+            email: account.email,
+            displayName: account.displayName,
+            emailVerified: account.emailVerified,
+            idToken: tokens?.idToken,
+            refreshToken: tokens?.refreshToken,
+            expiresIn: tokens.map { String($0.expiresInSeconds) },
+            photoURL: account.photoURL,
+            passwordHash: account.passwordHash == nil ? nil : UserRecord.redactedPasswordHash,
+            providerUserInfo: providerUserInfo(account)
+        )
+    }
+
+    /// ``updateResponse(_:tokens:)`` as JSON, for the email-action routes that add to it.
     static func updated(_ account: AccountRecord, tokens: SessionTokens?) -> JSONValue {
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#SetAccountInfoResponse"
-        object["localId"] = .string(account.localID)
-        if let email = account.email { object["email"] = .string(email) }
-        if let name = account.displayName { object["displayName"] = .string(name) }
-        if let photo = account.photoURL { object["photoUrl"] = .string(photo) }
-        if account.passwordHash != nil { object["passwordHash"] = .string(redactedPasswordHash) }
-        object["providerUserInfo"] = providerUserInfo(account)
-        object["emailVerified"] = .bool(account.emailVerified)
-        if let tokens { addTokens(tokens, to: &object) }
-        return .object(object)
+        WireEncoder.encode(updateResponse(account, tokens: tokens))
     }
 
     /// Adds `idToken`, `refreshToken` and `expiresIn` to a response object.
@@ -99,5 +98,19 @@ enum AccountJSON {
         object["idToken"] = .string(tokens.idToken)
         object["refreshToken"] = .string(tokens.refreshToken)
         object["expiresIn"] = .string(String(tokens.expiresInSeconds))
+    }
+
+    /// The answer to sign-up and to an admin's account creation: the account, and a session
+    /// when one was started.
+    static func signUpResponse(_ account: AccountRecord, tokens: SessionTokens?) -> SignInResponse {
+        SignInResponse(
+            kind: "identitytoolkit#SignupNewUserResponse",
+            localID: account.localID,
+            email: account.email,
+            displayName: account.displayName,
+            idToken: tokens?.idToken,
+            refreshToken: tokens?.refreshToken,
+            expiresIn: tokens.map { String($0.expiresInSeconds) }
+        )
     }
 }

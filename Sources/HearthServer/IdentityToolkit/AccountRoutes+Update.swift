@@ -2,6 +2,7 @@ import HearthBase
 import HearthCore
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// `accounts:update` (legacy `setAccountInfo`).
@@ -17,20 +18,21 @@ extension HearthApplication {
     ///   `validSince` end the user's sessions (``SessionRevocation``).
     /// * A request with an `oobCode` applies an emailed action code (email actions).
     func update(_ request: IdentityToolkitRequest) throws -> Response {
+        typealias Field = UpdateAccountRequest.CodingKeys
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
-        if request.has("oobCode") && !request.has("idToken") && !request.has("localId") {
+        if request.has(Field.oobCode) && !request.has(Field.idToken) && !request.has(Field.localID) {
             return try updateWithActionCode(request, caller: caller)
         }
 
         let account: AccountRecord
         var authTime: Int64?
-        if let idToken = try request.string("idToken") {
+        if let idToken = try request.string(Field.idToken) {
             let (found, verified) = try accounts.authenticate(idToken: idToken, project: caller.project)
             account = found
             authTime = verified.authTimeSeconds
         } else if caller.isAdmin {
-            guard let localID = try request.string("localId"), !localID.isEmpty else {
+            guard let localID = try request.string(Field.localID), !localID.isEmpty else {
                 throw AuthError(.missingLocalID)
             }
             guard let found = try accounts.account(project: caller.project, localID: localID) else {
@@ -49,8 +51,8 @@ extension HearthApplication {
         }
         let credentialsChanged = changes.passwordHash != nil || changes.email != nil
         // Sessions belong to users: an admin naming a `localId` gets no tokens.
-        let returnSecureToken = try request.bool("returnSecureToken") ?? false
-        let startSession = (!caller.isAdmin || request.has("idToken")) && (credentialsChanged || returnSecureToken)
+        let returnSecureToken = try request.bool(Field.returnSecureToken) ?? false
+        let startSession = (!caller.isAdmin || request.has(Field.idToken)) && (credentialsChanged || returnSecureToken)
         if changes.passwordHash != nil { authTime = nil }
         let (outcome, tokens) = try accounts.update(
             project: caller.project,
@@ -60,7 +62,7 @@ extension HearthApplication {
             authTimeSeconds: authTime
         )
 
-        return .json(AccountJSON.updated(outcome.account, tokens: tokens))
+        return .wire(AccountJSON.updateResponse(outcome.account, tokens: tokens))
     }
 
     /// The `deleteAttribute` values of Google's `UserAttributeName` enum, in proto order.
@@ -71,19 +73,20 @@ extension HearthApplication {
 
     /// The changes an `accounts:update` asks for, validated (and a new password hashed).
     func accountChanges(_ request: IdentityToolkitRequest, caller: IdentityToolkitCaller) throws -> AccountChanges {
+        typealias Field = UpdateAccountRequest.CodingKeys
         var changes = AccountChanges()
-        if let email = try request.string("email") {
+        if let email = try request.string(Field.email) {
             if !caller.isAdmin && caller.project.settings.emailEnumerationProtection {
                 throw AuthError(.operationNotAllowed, "Please verify the new email before changing email.")
             }
             changes.email = try AccountService.emailChange(email).email
         }
-        if let password = try request.string("password") {
+        if let password = try request.string(Field.password) {
             changes.passwordHash = try accounts.passwordChange(password).passwordHash
         }
-        if let name = try request.string("displayName") { changes.displayName = .some(name.isEmpty ? nil : name) }
+        if let name = try request.string(Field.displayName) { changes.displayName = .some(name.isEmpty ? nil : name) }
         if let photo = try request.string("photoUrl") { changes.photoURL = .some(photo.isEmpty ? nil : photo) }
-        for attribute in try request.enumValues("deleteAttribute", cases: Self.userAttributeNames) {
+        for attribute in try request.enumValues(Field.deleteAttribute, cases: Self.userAttributeNames) {
             switch attribute {
             case "DISPLAY_NAME": changes.displayName = .some(nil)
             case "PHOTO_URL": changes.photoURL = .some(nil)
@@ -102,9 +105,9 @@ extension HearthApplication {
         }
         if deletedProviders.contains("phone") { changes.phoneNumber = .some(nil) }
 
-        let emailVerified = try request.bool("emailVerified")
-        let disabled = try request.bool("disableUser")
-        let validSince = try request.int64("validSince")
+        let emailVerified = try request.bool(Field.emailVerified)
+        let disabled = try request.bool(Field.disableUser)
+        let validSince = try request.int64(Field.validSince)
         let customAttributes = try request.string("customAttributes")
         guard caller.isAdmin else {
             if emailVerified == true || disabled != nil || validSince != nil || customAttributes != nil {

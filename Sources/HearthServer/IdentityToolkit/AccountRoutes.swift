@@ -3,6 +3,7 @@ import HearthCore
 import HearthCrypto
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// The account methods apps call with an API key (and admins with a credential):
@@ -42,21 +43,16 @@ extension HearthApplication {
                 "Linking an email and password to an existing account is not supported."
             )
         }
+        typealias Field = SignUpRequest.CodingKeys
         let signedIn = try accounts.signUp(
             project: caller.project,
-            email: request.string("email"),
-            password: request.string("password"),
-            displayName: request.string("displayName"),
+            email: request.string(Field.email),
+            password: request.string(Field.password),
+            displayName: request.string(Field.displayName),
             language: request.request.headers["x-firebase-locale"],
             clientAddress: request.request.remoteAddress
         )
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#SignupNewUserResponse"
-        object["localId"] = .string(signedIn.account.localID)
-        if let email = signedIn.account.email { object["email"] = .string(email) }
-        if let name = signedIn.account.displayName { object["displayName"] = .string(name) }
-        AccountJSON.addTokens(signedIn.tokens, to: &object)
-        return .json(.object(object))
+        return .wire(AccountJSON.signUpResponse(signedIn.account, tokens: signedIn.tokens))
     }
 
     /// `accounts:signInWithPassword` (legacy `verifyPassword`). Answered later: the password's
@@ -65,10 +61,11 @@ extension HearthApplication {
     func signIn(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
+        typealias Field = SignInWithPasswordRequest.CodingKeys
         let prepared = try accounts.prepareSignIn(
             project: caller.project,
-            email: request.string("email"),
-            password: request.string("password"),
+            email: request.string(Field.email),
+            password: request.string(Field.password),
             clientAddress: request.request.remoteAddress
         )
         return .deferred { [self] promise in
@@ -81,17 +78,23 @@ extension HearthApplication {
         }
     }
 
+    /// The `VerifyPasswordResponse`: `email` and `displayName` always present (empty when
+    /// unset), as Google answers them.
     private static func signInResponse(_ signedIn: AccountService.SignedIn) -> Response {
         let account = signedIn.account
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#VerifyPasswordResponse"
-        object["localId"] = .string(account.localID)
-        object["email"] = .string(account.email ?? "")
-        object["displayName"] = .string(account.displayName ?? "")
-        if let photo = account.photoURL { object["profilePicture"] = .string(photo) }
-        object["registered"] = true
-        AccountJSON.addTokens(signedIn.tokens, to: &object)
-        return .json(.object(object))
+        return .wire(
+            SignInResponse(
+                kind: "identitytoolkit#VerifyPasswordResponse",
+                localID: account.localID,
+                email: account.email ?? "",
+                displayName: account.displayName ?? "",
+                idToken: signedIn.tokens.idToken,
+                refreshToken: signedIn.tokens.refreshToken,
+                expiresIn: String(signedIn.tokens.expiresInSeconds),
+                registered: true,
+                profilePicture: account.photoURL
+            )
+        )
     }
 
     /// `accounts:lookup` (legacy `getAccountInfo`): the user of an ID token, or, for admins,
@@ -100,12 +103,13 @@ extension HearthApplication {
     func lookup(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
+        typealias Field = LookupRequest.CodingKeys
         let found: [AccountRecord]
-        if let idToken = try request.string("idToken") {
+        if let idToken = try request.string(Field.idToken) {
             found = [try accounts.authenticate(idToken: idToken, project: caller.project).0]
         } else if caller.isAdmin {
-            let localIDs = try request.strings("localId")
-            let emails = try request.strings("email")
+            let localIDs = try request.strings(Field.localID)
+            let emails = try request.strings(Field.email)
             let phoneNumbers = try request.strings("phoneNumber")
             if localIDs.isEmpty && emails.isEmpty && phoneNumbers.isEmpty && !request.has("federatedUserId") {
                 throw AuthError(.missingLocalID, "Give localId, email or idToken.")
@@ -120,27 +124,32 @@ extension HearthApplication {
         } else {
             throw AuthError(.missingIDToken)
         }
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#GetAccountInfoResponse"
-        if !found.isEmpty { object["users"] = .array(found.map { AccountJSON.userInfo($0) }) }
-        return .json(.object(object))
+        return .wire(
+            LookupResponse(
+                kind: "identitytoolkit#GetAccountInfoResponse",
+                users: found.isEmpty ? nil : found.map { AccountJSON.userRecord($0) }
+            )
+        )
     }
 
     /// `accounts:delete` (legacy `deleteAccount`): the user of an ID token, or an admin's `localId`.
     func delete(_ request: IdentityToolkitRequest) throws -> Response {
         let caller = try caller(of: request)
         try Self.refuseTenant(request)
+        typealias Field = DeleteAccountRequest.CodingKeys
         let localID: String
-        if let idToken = try request.string("idToken") {
+        if let idToken = try request.string(Field.idToken) {
             localID = try accounts.authenticate(idToken: idToken, project: caller.project).0.localID
         } else if caller.isAdmin {
-            guard let given = try request.string("localId"), !given.isEmpty else { throw AuthError(.missingLocalID) }
+            guard let given = try request.string(Field.localID), !given.isEmpty else {
+                throw AuthError(.missingLocalID)
+            }
             localID = given
         } else {
             throw AuthError(.missingIDToken)
         }
         try accounts.delete(project: caller.project, localID: localID)
-        return .json(.object(["kind": "identitytoolkit#DeleteAccountResponse"]))
+        return .wire(DeleteAccountResponse(kind: "identitytoolkit#DeleteAccountResponse"))
     }
 
     /// `accounts:createAuthUri` (legacy `createAuthUri`), which the SDKs use to ask how an
@@ -171,11 +180,13 @@ extension HearthApplication {
     /// the project number, as Google answers it.
     func projectConfig(_ request: IdentityToolkitRequest) throws -> Response {
         let project = try caller(of: request).project
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#GetProjectConfigResponse"
-        object["projectId"] = .string(project.number)
-        object["authorizedDomains"] = .array(project.authorizedDomains.map { .string($0) })
-        return .json(.object(object))
+        return .wire(
+            ProjectConfigResponse(
+                projectID: project.number,
+                authorizedDomains: project.authorizedDomains,
+                kind: "identitytoolkit#GetProjectConfigResponse"
+            )
+        )
     }
 
     /// Hearth has no Identity Platform tenants; naming one is an error, not silently ignored.

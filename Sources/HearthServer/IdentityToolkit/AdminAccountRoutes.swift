@@ -2,6 +2,7 @@ import HearthBase
 import HearthCore
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 extension HearthApplication {
     /// The admin-only account methods: create (`POST /v1/projects/{p}/accounts`),
@@ -38,23 +39,19 @@ extension HearthApplication {
     /// (which the Admin SDKs require) without tokens.
     func createAccount(_ request: IdentityToolkitRequest, project: Project) throws -> Response {
         try Self.refuseTenant(request)
+        typealias Field = CreateAccountRequest.CodingKeys
         var draft = AccountDraft()
-        draft.localID = try request.string("localId")
-        draft.email = try request.string("email")
+        draft.localID = try request.string(Field.localID)
+        draft.email = try request.string(Field.email)
         // An empty number is no number, as Firebase reads it.
         draft.phoneNumber = try request.string("phoneNumber").flatMap { $0.isEmpty ? nil : $0 }
-        draft.password = try request.string("password")
-        draft.displayName = try request.string("displayName")
+        draft.password = try request.string(Field.password)
+        draft.displayName = try request.string(Field.displayName)
         draft.photoURL = try request.string("photoUrl")
-        draft.emailVerified = try request.bool("emailVerified") ?? false
-        draft.disabled = try request.bool("disabled") ?? false
+        draft.emailVerified = try request.bool(Field.emailVerified) ?? false
+        draft.disabled = try request.bool(Field.disabled) ?? false
         let account = try accounts.create(project: project, draft: draft)
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#SignupNewUserResponse"
-        object["localId"] = .string(account.localID)
-        if let email = account.email { object["email"] = .string(email) }
-        if let name = account.displayName { object["displayName"] = .string(name) }
-        return .json(.object(object))
+        return .wire(AccountJSON.signUpResponse(account, tokens: nil))
     }
 
     /// `accounts:batchGet`: one page of the project's users, ordered by ID, with their password
@@ -71,13 +68,13 @@ extension HearthApplication {
             pageToken: try request.string("nextPageToken"),
             maxResults: Int(maxResults)
         )
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#DownloadAccountResponse"
-        if !found.isEmpty {
-            object["users"] = .array(found.map { AccountJSON.userInfo($0, passwordHashes: .exported) })
-        }
-        if let next { object["nextPageToken"] = .string(next) }
-        return .json(.object(object))
+        return .wire(
+            BatchGetAccountsResponse(
+                kind: "identitytoolkit#DownloadAccountResponse",
+                users: found.isEmpty ? nil : found.map { AccountJSON.userRecord($0, passwordHashes: .exported) },
+                nextPageToken: next
+            )
+        )
     }
 
     /// `accounts:batchDelete`: deletes up to 1000 users; without `force`, only disabled ones,

@@ -49,6 +49,21 @@ struct IdentityToolkitRequest: Sendable {
     func enumValues(_ name: String, cases: [String]) throws(GoogleAPIError) -> [String] {
         try fields.enumValues(name, cases: cases)
     }
+
+    // The same, for a field named by a HearthWire type's `CodingKeys` (the shapes the SDKs
+    // send), read as leniently.
+
+    func has(_ key: some CodingKey) -> Bool { has(key.stringValue) }
+    func string(_ key: some CodingKey) throws(GoogleAPIError) -> String? { try string(key.stringValue) }
+    func bool(_ key: some CodingKey) throws(GoogleAPIError) -> Bool? { try bool(key.stringValue) }
+    func int64(_ key: some CodingKey) throws(GoogleAPIError) -> Int64? { try int64(key.stringValue) }
+    func strings(_ key: some CodingKey) throws(GoogleAPIError) -> [String] { try strings(key.stringValue) }
+    func enumValue(_ key: some CodingKey, cases: [String]) throws(GoogleAPIError) -> String? {
+        try enumValue(key.stringValue, cases: cases)
+    }
+    func enumValues(_ key: some CodingKey, cases: [String]) throws(GoogleAPIError) -> [String] {
+        try enumValues(key.stringValue, cases: cases)
+    }
 }
 
 extension IdentityToolkitRequest {

@@ -15,12 +15,13 @@ extension HearthApplication {
         router.post(
             "/v1/token",
             identityToolkitForm { [self] request in
+                typealias Field = RefreshTokenRequest.CodingKeys
                 let project = try request.keyProject(in: projects)
-                guard let grantType = try request.string("grantType"), !grantType.isEmpty else {
+                guard let grantType = try request.string(Field.grantType), !grantType.isEmpty else {
                     throw AuthError(.missingGrantType)
                 }
                 guard grantType == "refresh_token" else { throw AuthError(.invalidGrantType) }
-                guard let refreshToken = try request.string("refreshToken"), !refreshToken.isEmpty else {
+                guard let refreshToken = try request.string(Field.refreshToken), !refreshToken.isEmpty else {
                     throw AuthError(.missingRefreshToken)
                 }
                 let (account, tokens) = try accounts.refresh(project: project, refreshToken: refreshToken)
