@@ -100,7 +100,7 @@ public struct LinkLandingPolicy: Sendable {
             Self.port(action) == Self.port(url), action.path == url.path
         else { return false }
         let query = QueryItems(formEncoded: url.query)
-        guard let mode = query["mode"], ActionCodeOperation(mode: mode) != .unknown, let code = query["oobCode"],
+        guard let mode = query["mode"], ActionCodeOperation(mode: mode) != nil, let code = query["oobCode"],
             !code.isEmpty, let apiKey = query["apiKey"]
         else { return false }
         return project.hasAPIKey(apiKey)
