@@ -47,8 +47,7 @@ struct ActionPageView {
             page.message = PageHTML.fill(mode.doneMessage, fragments.html)
             if let continueLink {
                 page.content =
-                    "<a id=\"continue\" class=\"button\" href=\"\(HTMLText.escape(continueLink))\">"
-                    + "\(HTMLText.escape(text.continueLabel))</a>\n"
+                    PageHTML.link(id: "continue", href: continueLink, label: text.continueLabel, class: "button") + "\n"
             } else {
                 page.content = "<p class=\"hint\">\(HTMLText.escape(text.closeHint))</p>\n"
             }

@@ -81,6 +81,12 @@ enum PageHTML {
         return output
     }
 
+    /// A link the browser tests find by `id`: `href` and `label` are plain text, escaped here.
+    static func link(id: String, href: String, label: String, class className: String? = nil) -> String {
+        let classAttribute = className.map { " class=\"\($0)\"" } ?? ""
+        return "<a id=\"\(id)\"\(classAttribute) href=\"\(HTMLText.escape(href))\">\(HTMLText.escape(label))</a>"
+    }
+
     /// An email address (or any left-to-right value) inside text of either direction, in an
     /// element that isolates its direction; `id` names the element when given.
     static func isolated(_ text: String, id: String? = nil) -> String {

@@ -29,14 +29,17 @@ extension HearthApplication {
         let candidates = owner.map { [$0] } ?? projects.all
         let payload = request.query["link"]
         let hints = AppLinkHints(request.query)
-        var project = candidates.first
-        var landing = LinkLanding.refuse(.foreign)
-        for candidate in candidates {
-            landing = LinkLandingPolicy(project: candidate, publicURL: publicURL).decide(payload: payload, hints: hints)
-            project = candidate
-            if case .refuse = landing { continue }
-            break
+        // The first project that accepts the payload decides; when none does, the last one's
+        // refusal (the owner's, when the host is a link domain).
+        let decisions = candidates.lazy.map { candidate in
+            (
+                candidate,
+                LinkLandingPolicy(project: candidate, publicURL: self.publicURL).decide(payload: payload, hints: hints)
+            )
         }
+        let (project, landing): (Project?, LinkLanding) =
+            decisions.first { if case .refuse = $0.1 { false } else { true } }
+            ?? (candidates.last, decisions.last?.1 ?? .refuse(.foreign))
         if case .forward(let location) = landing { return PageHeaders.redirect(to: location, status: .found) }
         let language = PageLanguage.choose(
             requested: request.query["lang"],
@@ -57,16 +60,14 @@ extension HearthApplication {
                 status: .badRequest
             ).response()
         }
-        var content =
-            "<p><a id=\"open-link\" href=\"\(HTMLText.escape(offer.openLink))\">\(HTMLText.escape(text.openLink))</a></p>\n"
+        var links = [PageHTML.link(id: "open-link", href: offer.openLink, label: text.openLink)]
         if let store = offer.appStoreURL {
-            content +=
-                "<p><a id=\"app-store\" href=\"\(HTMLText.escape(store))\">\(HTMLText.escape(text.appStore))</a></p>\n"
+            links.append(PageHTML.link(id: "app-store", href: store, label: text.appStore))
         }
         if let store = offer.playStoreURL {
-            content +=
-                "<p><a id=\"play-store\" href=\"\(HTMLText.escape(store))\">\(HTMLText.escape(text.playStore))</a></p>\n"
+            links.append(PageHTML.link(id: "play-store", href: store, label: text.playStore))
         }
+        var content = links.map { "<p>\($0)</p>\n" }.joined()
         if let version = offer.androidMinimumVersion {
             content += "<p>\(PageHTML.fill(text.minimumVersion, ["version": HTMLText.escape(version)]))</p>\n"
         }
