@@ -88,18 +88,6 @@ enum AccountJSON {
         )
     }
 
-    /// ``updateResponse(_:tokens:)`` as JSON, for the email-action routes that add to it.
-    static func updated(_ account: AccountRecord, tokens: SessionTokens?) -> JSONValue {
-        WireEncoder.encode(updateResponse(account, tokens: tokens))
-    }
-
-    /// Adds `idToken`, `refreshToken` and `expiresIn` to a response object.
-    static func addTokens(_ tokens: SessionTokens, to object: inout JSONObject) {
-        object["idToken"] = .string(tokens.idToken)
-        object["refreshToken"] = .string(tokens.refreshToken)
-        object["expiresIn"] = .string(String(tokens.expiresInSeconds))
-    }
-
     /// The answer to sign-up and to an admin's account creation: the account, and a session
     /// when one was started.
     static func signUpResponse(_ account: AccountRecord, tokens: SessionTokens?) -> SignInResponse {

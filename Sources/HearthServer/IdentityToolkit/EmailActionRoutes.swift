@@ -60,12 +60,14 @@ extension HearthApplication {
         return deferredWrite(prepared.write, guarded: false) { queued in
             committed(queued)
             let sent = queued.sent
-            var object = JSONObject()
-            object["kind"] = "identitytoolkit#GetOobConfirmationCodeResponse"
-            object["email"] = .string(sent.email)
-            if let code = sent.oobCode { object["oobCode"] = .string(code) }
-            if let link = sent.oobLink { object["oobLink"] = .string(link) }
-            return .json(.object(object))
+            return .wire(
+                SendOobCodeResponse(
+                    kind: "identitytoolkit#GetOobConfirmationCodeResponse",
+                    email: sent.email,
+                    oobLink: sent.oobLink,
+                    oobCode: sent.oobCode
+                )
+            )
         }
     }
 
@@ -81,12 +83,14 @@ extension HearthApplication {
         } else {
             info = try emailActions.inspect(project: caller.project, code: code)
         }
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#ResetPasswordResponse"
-        object["email"] = .string(info.email)
-        if let newEmail = info.newEmail { object["newEmail"] = .string(newEmail) }
-        object["requestType"] = .string(info.operation.requestType)
-        return .json(.object(object))
+        return .wire(
+            ResetPasswordResponse(
+                kind: "identitytoolkit#ResetPasswordResponse",
+                email: info.email,
+                newEmail: info.newEmail,
+                requestType: info.operation.requestType
+            )
+        )
     }
 
     /// `accounts:update` with an `oobCode`: verify the email, change it to the verified new
@@ -97,13 +101,11 @@ extension HearthApplication {
             code: try request.string("oobCode") ?? "",
             apiKey: request.apiKey ?? caller.project.apiKeys.first ?? ""
         )
-        guard case .object(var object) = AccountJSON.updated(applied.account, tokens: nil) else {
-            preconditionFailure("an account is written as a JSON object")
-        }
+        var response = AccountJSON.updateResponse(applied.account, tokens: nil)
         if applied.info.operation == .recoverEmail || applied.info.operation == .verifyAndChangeEmail {
-            object["newEmail"] = .string(applied.info.newEmail ?? "")
+            response.newEmail = applied.info.newEmail ?? ""
         }
-        return .json(.object(object))
+        return .wire(response)
     }
 
     /// `accounts:signInWithEmailLink` (legacy `emailLinkSignin`).
@@ -121,13 +123,18 @@ extension HearthApplication {
             email: try request.string("email") ?? "",
             code: try request.string("oobCode") ?? ""
         )
-        var object = JSONObject()
-        object["kind"] = "identitytoolkit#EmailLinkSigninResponse"
-        object["localId"] = .string(signedIn.account.localID)
-        object["email"] = .string(signedIn.account.email ?? "")
-        object["isNewUser"] = .bool(signedIn.isNewUser)
-        AccountJSON.addTokens(signedIn.tokens, to: &object)
-        return .json(.object(object))
+        let tokens = signedIn.tokens
+        return .wire(
+            SignInResponse(
+                kind: "identitytoolkit#EmailLinkSigninResponse",
+                localID: signedIn.account.localID,
+                email: signedIn.account.email ?? "",
+                idToken: tokens.idToken,
+                refreshToken: tokens.refreshToken,
+                expiresIn: String(tokens.expiresInSeconds),
+                isNewUser: signedIn.isNewUser
+            )
+        )
     }
 
     /// The `ActionCodeSettings` fields of a `sendOobCode` body, by their wire names
