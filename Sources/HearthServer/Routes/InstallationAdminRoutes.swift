@@ -3,6 +3,7 @@ import HearthCore
 import HearthCrypto
 import HearthHTTP
 import HearthStore
+import HearthWire
 
 /// Server-side installation calls, admin-authenticated (`Authorization: Bearer ...`):
 ///
@@ -31,15 +32,16 @@ extension HearthApplication {
             let verified = try answeringInstallationErrors {
                 try installations.registry.verify(token: token, project: project)
             }
-            var object: JSONObject = [
-                "fid": .string(verified.fid),
-                "appId": .string(verified.appID),
-                "projectNumber": .string(verified.projectNumber),
-                "expireTime": .string(Timestamp.iso8601(milliseconds: verified.expiresAt * 1_000)),
-                "exp": .int(verified.expiresAt),
-            ]
-            if let issuedAt = verified.issuedAt { object["iat"] = .int(issuedAt) }
-            return .json(.object(object))
+            return .wire(
+                VerifyInstallationTokenResponse(
+                    fid: verified.fid,
+                    appID: verified.appID,
+                    projectNumber: verified.projectNumber,
+                    expireTime: Timestamp.iso8601(milliseconds: verified.expiresAt * 1_000),
+                    exp: verified.expiresAt,
+                    iat: verified.issuedAt
+                )
+            )
         }
 
         router.delete("/v1/project/{project}/instanceId/{fid}") { [self] request in
