@@ -33,4 +33,30 @@ struct StartupGuideTests {
         #expect(lines[1].contains("FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:8080"))
         #expect(!lines.joined().contains("hunter2") && !lines.joined().contains("s3cret"))
     }
+
+    @Test("the development seed on a non-loopback host is warned about; on loopback or without the seed it is not")
+    func seedBeyondThisMachine() {
+        var options = ServeOptions()
+        #expect(StartupGuide.warnings(options).isEmpty)
+        options.host = "0.0.0.0"
+        let warnings = StartupGuide.warnings(options)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"Bearer owner\"") == true)
+        #expect(warnings.first?.contains("/emulator/v1/projects/demo-project/oobCodes") == true)
+        options.configPath = "hearth.json"
+        #expect(StartupGuide.warnings(options).isEmpty)
+        options.development = true
+        #expect(StartupGuide.warnings(options).count == 1)
+    }
+
+    @Test("--test-clock is refused unless the server listens on loopback only")
+    func testClockNeedsLoopback() throws {
+        for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {
+            #expect(try ServeOptions.parse(["--test-clock", "--host", host]).testClock)
+        }
+        for host in ["0.0.0.0", "::", "192.168.1.5"] {
+            let error = #expect(throws: UsageError.self) { try ServeOptions.parse(["--test-clock", "--host", host]) }
+            #expect(error?.message.contains("--test-clock") == true)
+        }
+    }
 }

@@ -104,6 +104,7 @@ enum ServeCommand {
             ]
         )
         for line in StartupGuide.lines(publicOptions, port: port) { log.info(line) }
+        for line in StartupGuide.warnings(options) { log.warning(line) }
 
         let signal = signals.wait()
         // Logged once new connections are refused, so the line means what it says.

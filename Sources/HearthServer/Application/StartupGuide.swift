@@ -43,4 +43,15 @@ enum StartupGuide {
         )
         return lines
     }
+
+    /// What start-up warns about: the development seed reachable from other machines, where
+    /// anyone could use its fixed admin credential and read its codes.
+    static func warnings(_ options: ServeOptions) -> [String] {
+        guard options.runsDevelopmentSeed && options.listensBeyondThisMachine else { return [] }
+        return [
+            "the development seed is listening on \(options.host): any machine that reaches it can call admin "
+                + "routes with \"Bearer owner\" and read every emailed code at /emulator/v1/projects/"
+                + "\(DevelopmentSeed.projectID)/oobCodes; serve real projects with --config and without --dev"
+        ]
+    }
 }

@@ -26,6 +26,12 @@ public struct ServeOptions: Sendable, Equatable {
     /// Without a configuration file Hearth runs the development seed.
     public var runsDevelopmentSeed: Bool { configPath == nil || development }
 
+    /// Whether other machines can connect: any host but `localhost` and the loopback
+    /// addresses (`127.0.0.0/8`, `::1`).
+    public var listensBeyondThisMachine: Bool {
+        !(host == "localhost" || host == "::1" || host.hasPrefix("127."))
+    }
+
     public var effectiveDatabaseURL: String { StoreLocation.databaseURL(databaseURL, dataDirectory: dataDirectory) }
 
     public var effectivePublicURL: String {
@@ -124,6 +130,12 @@ public struct ServeOptions: Sendable, Equatable {
             )
         )
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
+        if options.testClock && options.listensBeyondThisMachine {
+            throw UsageError(
+                "hearth serve: --test-clock lets any caller move the server's time, so it needs a loopback --host "
+                    + "(127.0.0.1, ::1 or localhost)"
+            )
+        }
         if let url = options.publicURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw UsageError("hearth serve: --public-url must start with http:// or https://")
         }
