@@ -146,6 +146,36 @@ import Testing
         )
     }
 
+    @Test func anInstallationRegisteredMoreThanTenMinutesAgoIsNotHandedToWhoeverNamesIt() throws {
+        let fixture = try Fixture()
+        let first = try fixture.register(DevelopmentSeed.webAppID)
+        fixture.clock.advance(milliseconds: InstallationRegistry.reRegistrationWindowMilliseconds)
+        let claim = try fixture.registry.register(
+            project: fixture.project,
+            requestedFID: first.fid,
+            appID: DevelopmentSeed.webAppID,
+            sdkVersion: ""
+        )
+        #expect(claim.fid != first.fid && FID.isWellFormed(claim.fid))
+        // The owner's refresh token still works; the claimant's names only its own FID.
+        _ = try fixture.registry.generateToken(
+            project: fixture.project,
+            fid: first.fid,
+            refreshToken: first.refreshToken,
+            appID: nil,
+            sdkVersion: nil
+        )
+        #expect(throws: InstallationError.invalidRefreshToken) {
+            try fixture.registry.generateToken(
+                project: fixture.project,
+                fid: first.fid,
+                refreshToken: claim.refreshToken,
+                appID: nil,
+                sdkVersion: nil
+            )
+        }
+    }
+
     @Test func aDeletionWritesOneTombstoneAndOneDeliveryPerSubscriberAndTheFIDIsNeverReused() throws {
         let fixture = try Fixture()
         for index in 0..<3 {

@@ -21,6 +21,13 @@ public final class InstallationRegistry: Sendable {
     /// The longest `sdkVersion` kept; longer ones are refused.
     public static let maximumSDKVersionLength = 128
 
+    /// How long after its registration an installation may be registered again by the same
+    /// app, keeping its FID with a new refresh token: a client whose answer was lost retries
+    /// within moments. Later, an FID — which apps share with their own services, so it is no
+    /// secret — is never handed to whoever names it: a fresh FID is answered instead, and the
+    /// installation stays its owner's.
+    public static let reRegistrationWindowMilliseconds: Int64 = 10 * 60 * 1_000
+
     private let store: any Store
     private let clock: any Clock
     private let keys: KeyRing
@@ -99,9 +106,11 @@ public final class InstallationRegistry: Sendable {
                 ) {
                     return requested
                 }
-                // Taken or deleted: the same app registering again keeps it; otherwise a fresh FID.
+                // Taken or deleted: the same app retrying a registration it just made keeps
+                // it; otherwise a fresh FID.
                 if let existing = try transaction.installation(projectID: projectID, fid: requested),
-                    existing.appID == appID
+                    existing.appID == appID,
+                    now - existing.createdMilliseconds < Self.reRegistrationWindowMilliseconds
                 {
                     try transaction.replaceInstallationRefreshToken(
                         projectID: projectID,
