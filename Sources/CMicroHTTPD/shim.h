@@ -6,6 +6,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+/* malloc_trim and mallopt, which Glibc's Swift module leaves out: the server hands freed
+   memory back to the system when idle. */
+#include <malloc.h>
 
 /// `MHD_start_daemon` is variadic, which Swift cannot call: this fixed-arity wrapper passes
 /// the options as one `MHD_OPTION_ARRAY` terminated by `MHD_OPTION_END` in `options`.

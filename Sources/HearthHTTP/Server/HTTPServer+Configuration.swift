@@ -16,14 +16,29 @@ extension HTTPServer {
         public var port: Int
         /// Worker threads, each with its own epoll set; handlers run on them.
         public var threadCount: Int
-        /// Open connections the server accepts. libmicrohttpd divides this evenly between the
-        /// worker threads, so one busy worker can refuse while another still has room.
+        /// Open connections across every worker thread; one past it is answered 503
+        /// (`Retry-After: 1`) and closed. At start-up the server raises its soft limit of open
+        /// files to hold this many (and warns in the log if the hard limit is lower).
         public var connectionLimit: Int
-        /// Open connections from one IP address; 0 means no limit.
+        /// Open connections from one client address across every worker thread; one past it is
+        /// answered 503 and closed. 0 means no limit. Behind a reverse proxy every connection
+        /// comes from the proxy's address: raise it to the connection limit, or set 0.
         public var perIPConnectionLimit: Int
-        /// Seconds a connection may sit idle — before its request headers are complete, between
-        /// body chunks, or between keep-alive requests — before it is closed.
+        /// Seconds a connection may sit idle — between body chunks, or while an answer waits
+        /// for the client to read — before it is closed.
         public var connectionTimeoutSeconds: Int
+        /// The time the request line and headers have, counted from when the connection is
+        /// ready for a request (accepted, or its previous answer sent), so a kept-alive
+        /// connection with no new request is closed after it too. A connection past it is
+        /// answered 408 and closed; trickling bytes does not extend it.
+        public var requestHeadTimeoutMilliseconds: Int
+        /// The slowest average rate a request body may arrive at, after a grace of
+        /// ``requestHeadTimeoutMilliseconds`` from the end of the headers; a slower one is cut
+        /// off. 0 means no minimum (the idle timeout still applies).
+        public var bodyMinimumBytesPerSecond: Int
+        /// How long the server is idle (no request begun, no connection closed) before it hands
+        /// freed memory back to the system (`malloc_trim`); 0 turns that off.
+        public var idleMemoryTrimMilliseconds: Int
         /// Largest accepted request body after gzip inflation; larger ones get 413.
         public var maxBodyBytes: Int
         /// After a refusal sent before the request was read to its end (413, 415, and
@@ -54,9 +69,12 @@ extension HTTPServer {
             host: String = "127.0.0.1",
             port: Int = 0,
             threadCount: Int = Configuration.processorCount,
-            connectionLimit: Int = 1000,
-            perIPConnectionLimit: Int = 0,
+            connectionLimit: Int = 10_000,
+            perIPConnectionLimit: Int = 1_000,
             connectionTimeoutSeconds: Int = 30,
+            requestHeadTimeoutMilliseconds: Int = 10_000,
+            bodyMinimumBytesPerSecond: Int = 1_024,
+            idleMemoryTrimMilliseconds: Int = 1_000,
             maxBodyBytes: Int = 1024 * 1024,
             refusalDrainBytes: Int = 16 * 1024 * 1024,
             refusalDrainSeconds: Int = 10,
@@ -71,6 +89,9 @@ extension HTTPServer {
             self.connectionLimit = connectionLimit
             self.perIPConnectionLimit = perIPConnectionLimit
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.requestHeadTimeoutMilliseconds = requestHeadTimeoutMilliseconds
+            self.bodyMinimumBytesPerSecond = bodyMinimumBytesPerSecond
+            self.idleMemoryTrimMilliseconds = idleMemoryTrimMilliseconds
             self.maxBodyBytes = maxBodyBytes
             self.refusalDrainBytes = refusalDrainBytes
             self.refusalDrainSeconds = refusalDrainSeconds

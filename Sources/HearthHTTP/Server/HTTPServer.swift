@@ -41,7 +41,9 @@ public final class HTTPServer: Sendable {
             throw .alreadyStarted
         }
         BrokenPipes.ignore()
+        DescriptorLimit.raise(toServe: configuration.connectionLimit, log: configuration.log)
         core.lingeringClose.start()
+        core.connectionGuard.start()
         do throws(HTTPServerError) {
             let threads = max(1, configuration.threadCount)
             let sockets = try ListenSocket.openGroup(
@@ -53,12 +55,15 @@ public final class HTTPServer: Sendable {
             var running: [Daemon] = []
             for (index, socket) in sockets.enumerated() {
                 do throws(HTTPServerError) {
-                    // The connection limit is shared out; the first workers take the remainder.
-                    let share =
-                        configuration.connectionLimit / threads
-                        + (index < configuration.connectionLimit % threads ? 1 : 0)
+                    // Any worker may hold the whole limit (the guard counts across them), plus
+                    // room to accept the connections the guard answers 503.
                     running.append(
-                        try Daemon(socket: socket, connectionLimit: share, configuration: configuration, core: core)
+                        try Daemon(
+                            socket: socket,
+                            connectionLimit: configuration.connectionLimit + Self.refusalRoom,
+                            configuration: configuration,
+                            core: core
+                        )
                     )
                 } catch {
                     for daemon in running { daemon.stop() }
@@ -75,10 +80,17 @@ public final class HTTPServer: Sendable {
             )
         } catch {
             core.lingeringClose.stop()
+            core.connectionGuard.stop()
             started.store(false, ordering: .releasing)
             throw error
         }
     }
+
+    /// Connections a worker accepts past the connection limit, to answer them 503.
+    static let refusalRoom = 64
+
+    /// Connections open now (admitted by the limits).
+    public var openConnectionCount: Int { core.connectionGuard.openCount }
 
     /// The port the server listens on (the chosen one when configured with port 0), or `nil`
     /// when not running.
@@ -131,6 +143,7 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .releasing)
         for daemon in running { daemon.stop() }
         core.lingeringClose.stop()
+        core.connectionGuard.stop()
         configuration.accessLog?.writer.flush()
         configuration.log.info("http server stopped", ["port": .int(Int64(port))])
         configuration.log.writer.flush()

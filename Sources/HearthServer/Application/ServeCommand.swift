@@ -49,7 +49,10 @@ enum ServeCommand {
         httpConfiguration.port = options.port
         if options.threads > 0 { httpConfiguration.threadCount = options.threads }
         httpConfiguration.connectionLimit = options.connectionLimit
+        httpConfiguration.perIPConnectionLimit = options.perIPConnectionLimit
         httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds
+        httpConfiguration.requestHeadTimeoutMilliseconds = options.requestHeadTimeoutMilliseconds
+        httpConfiguration.bodyMinimumBytesPerSecond = options.bodyMinimumBytesPerSecond
         httpConfiguration.maxBodyBytes = options.maxBodyBytes
         httpConfiguration.accessLog = AccessLog(writer: log.writer)
         // Once ready, health checks skip routing entirely (see `enableStaticResponses`).

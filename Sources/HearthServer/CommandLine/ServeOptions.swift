@@ -11,8 +11,13 @@ public struct ServeOptions: Sendable, Equatable {
     /// The base of links Hearth makes (`<publicURL>/__/auth/action`).
     public var publicURL: String?
     public var threads = 0
-    public var connectionLimit = 1_000
+    public var connectionLimit = 10_000
+    /// 0 means no limit.
+    public var perIPConnectionLimit = 1_000
     public var connectionTimeoutSeconds = 30
+    public var requestHeadTimeoutMilliseconds = 10_000
+    /// 0 means no minimum.
+    public var bodyMinimumBytesPerSecond = 1_024
     public var maxBodyBytes = 1 << 20
     /// `--smtp` and the mail delivery timings.
     public var mail = MailServeOptions()
@@ -42,14 +47,15 @@ public struct ServeOptions: Sendable, Equatable {
 
     static let valuedFlags = Set([
         "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
-        "connection-timeout", "max-body-bytes", "installation-sweep-interval-ms", "webhook-retry-base-ms",
+        "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes", "installation-sweep-interval-ms", "webhook-retry-base-ms",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
                             [--config FILE] [--dev] [--public-url URL] [--smtp URL]
-                            [--threads N] [--connection-limit N] [--connection-timeout SECONDS]
-                            [--max-body-bytes N] [--test-clock]
+                            [--threads N] [--connection-limit N] [--per-ip-connection-limit N]
+                            [--connection-timeout SECONDS] [--request-head-timeout-ms N]
+                            [--body-min-rate BYTES_PER_SECOND] [--max-body-bytes N] [--test-clock]
                             [--installation-sweep-interval-ms N] [--webhook-retry-base-ms N]
                             [--mail-... (below)]
 
@@ -64,8 +70,16 @@ public struct ServeOptions: Sendable, Equatable {
           --dev                   also run the development seed next to --config projects
           --public-url URL        base URL of the links Hearth makes (default http://HOST:PORT)
           --threads N             HTTP worker threads (default: number of cores)
-          --connection-limit N    open connections at most (default 1000)
-          --connection-timeout S  close idle or slow connections after S seconds (default 30)
+          --connection-limit N    open connections at most; one more gets 503 (default 10000)
+          --per-ip-connection-limit N
+                                  open connections from one client address; one more gets
+                                  503; 0 for none (default 1000; behind a proxy raise or 0)
+          --connection-timeout S  close connections idle S seconds (default 30)
+          --request-head-timeout-ms N
+                                  request line and headers must arrive within N ms of the
+                                  connection being ready for a request; else 408 (default 10000)
+          --body-min-rate N       bodies slower than N bytes/s on average (after a grace of the
+                                  head timeout) are cut off; 0 for none (default 1024)
           --max-body-bytes N      largest request body, after gzip (default 1048576)
           --test-clock            let POST /emulator/v1/clock {"advanceSeconds": N} move time
                                   forward (end-to-end tests of expiry; never in production)
@@ -99,6 +113,24 @@ public struct ServeOptions: Sendable, Equatable {
             "connection-limit",
             default: options.connectionLimit,
             in: 1...1_000_000,
+            command: "serve"
+        )
+        options.perIPConnectionLimit = try parsed.integer(
+            "per-ip-connection-limit",
+            default: options.perIPConnectionLimit,
+            in: 0...1_000_000,
+            command: "serve"
+        )
+        options.requestHeadTimeoutMilliseconds = try parsed.integer(
+            "request-head-timeout-ms",
+            default: options.requestHeadTimeoutMilliseconds,
+            in: 100...3_600_000,
+            command: "serve"
+        )
+        options.bodyMinimumBytesPerSecond = try parsed.integer(
+            "body-min-rate",
+            default: options.bodyMinimumBytesPerSecond,
+            in: 0...1_000_000_000,
             command: "serve"
         )
         options.connectionTimeoutSeconds = try parsed.integer(

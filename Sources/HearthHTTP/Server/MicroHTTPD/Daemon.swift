@@ -15,7 +15,8 @@ final class Daemon: Sendable {
     private let lifecycle = Mutex<(quiesced: Bool, stopped: Bool)>((false, false))
     let port: Int
 
-    /// Starts a daemon on `socket` (it takes ownership) allowing `connectionLimit` connections.
+    /// Starts a daemon on `socket` (it takes ownership) accepting up to `connectionLimit`
+    /// connections.
     init(
         socket: ListenSocket.Opened,
         connectionLimit: Int,
@@ -28,14 +29,20 @@ final class Daemon: Sendable {
             // First, so that start-up messages go to our log too.
             Self.option(.EXTERNAL_LOGGER, unsafeBitCast(MicroHTTPDCallbacks.logger, to: Int.self), context),
             Self.option(.LISTEN_SOCKET, Int(socket.descriptor)),
+            // The limits across daemons are the ConnectionGuard's; this one only bounds what a
+            // daemon accepts (the guard's refusals included).
             Self.option(.CONNECTION_LIMIT, max(1, connectionLimit)),
-            Self.option(.PER_IP_CONNECTION_LIMIT, max(0, configuration.perIPConnectionLimit)),
             Self.option(.CONNECTION_TIMEOUT, max(0, configuration.connectionTimeoutSeconds)),
             Self.option(.CONNECTION_MEMORY_LIMIT, max(4096, configuration.connectionMemoryLimitBytes)),
             Self.option(.NOTIFY_COMPLETED, unsafeBitCast(MicroHTTPDCallbacks.requestCompleted, to: Int.self), context),
             Self.option(
                 .NOTIFY_CONNECTION,
                 unsafeBitCast(MicroHTTPDCallbacks.connectionNotified, to: Int.self),
+                context
+            ),
+            Self.option(
+                .URI_LOG_CALLBACK,
+                unsafeBitCast(MicroHTTPDCallbacks.requestLineRead, to: Int.self),
                 context
             ),
             Self.option(.UNESCAPE_CALLBACK, unsafeBitCast(MicroHTTPDCallbacks.keepEscaped, to: Int.self)),

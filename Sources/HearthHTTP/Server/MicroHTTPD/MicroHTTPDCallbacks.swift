@@ -14,7 +14,7 @@ enum MicroHTTPDCallbacks {
         connection,
         url,
         method,
-        _,
+        version,
         uploadData,
         uploadDataSize,
         requestContext in
@@ -23,33 +23,76 @@ enum MicroHTTPDCallbacks {
             connection: connection!,
             url: url!,
             method: method!,
+            version: version!,
             uploadData: uploadData,
             uploadDataSize: uploadDataSize!,
             requestContext: requestContext!
         )
     }
 
-    /// Called once for every request the access handler saw, finished or aborted.
-    static let requestCompleted: MHD_RequestCompletedCallback = { serverContext, _, requestContext, _ in
+    /// Called once per request, when its request line is read and before libmicrohttpd
+    /// modifies the target in place: the request's state begins here (it becomes the
+    /// request's `con_cls`, which the completion callback releases).
+    static let requestLineRead:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            serverContext,
+            target,
+            _ in
+            guard let target else { return nil }
+            let core = Unmanaged<ServerCore>.fromOpaque(serverContext!).takeUnretainedValue()
+            core.inFlight.add(1, ordering: .relaxed)
+            core.memoryTrimmer.noteActivity()
+            let state = RequestState(startNanoseconds: ServerCore.monotonicNanoseconds(), target: target)
+            return Unmanaged.passRetained(state).toOpaque()
+        }
+
+    /// Called once for every request whose request line was read, finished or aborted.
+    /// Its connection then waits for the next request, under the head deadline again.
+    static let requestCompleted: MHD_RequestCompletedCallback = { serverContext, connection, requestContext, _ in
         guard let requestContext, let state = requestContext.pointee else { return }
         requestContext.pointee = nil
         Unmanaged<RequestState>.fromOpaque(state).release()
-        Unmanaged<ServerCore>.fromOpaque(serverContext!).takeUnretainedValue().inFlight.subtract(
-            1,
-            ordering: .releasing
-        )
+        let core = Unmanaged<ServerCore>.fromOpaque(serverContext!).takeUnretainedValue()
+        if let connection, let entry = ServerCore.guardEntry(connection) {
+            core.connectionGuard.requestFinished(entry, now: ServerCore.monotonicNanoseconds())
+        }
+        core.inFlight.subtract(1, ordering: .releasing)
     }
 
-    /// Hands every connection libmicrohttpd is about to close to ``LingeringClose``, which
-    /// keeps reading it if the client is still sending (libmicrohttpd's `close` follows this
-    /// call; its answer and FIN have gone out already).
-    static let connectionNotified: MHD_NotifyConnectionCallback = { serverContext, connection, _, code in
-        guard code == .CONNECTION_NOTIFY_CLOSED, let serverContext, let connection,
+    /// A new connection goes to the ``ConnectionGuard`` (which may refuse it); one that
+    /// libmicrohttpd is about to close leaves it, and goes to ``LingeringClose``, which keeps
+    /// reading it if the client is still sending (libmicrohttpd's `close` follows this call;
+    /// its answer and FIN have gone out already).
+    static let connectionNotified: MHD_NotifyConnectionCallback = { serverContext, connection, socketContext, code in
+        guard let serverContext, let connection,
             let info = CMicroHTTPD_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)
         else { return }
-        Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue().lingeringClose.adopt(
-            info.pointee.connect_fd
-        )
+        let core = Unmanaged<ServerCore>.fromOpaque(serverContext).takeUnretainedValue()
+        let descriptor = info.pointee.connect_fd
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            let address =
+                CMicroHTTPD_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr.map {
+                    SocketAddress.describe($0)
+                } ?? ""
+            let entry = core.connectionGuard.admit(
+                descriptor: descriptor,
+                address: address,
+                now: ServerCore.monotonicNanoseconds()
+            )
+            socketContext?.pointee = entry.map { Unmanaged.passRetained($0).toOpaque() }
+        case .CONNECTION_NOTIFY_CLOSED:
+            if let socketContext, let context = socketContext.pointee {
+                socketContext.pointee = nil
+                let entry = Unmanaged<ConnectionGuard.Entry>.fromOpaque(context)
+                core.connectionGuard.release(entry.takeUnretainedValue())
+                entry.release()
+            }
+            core.memoryTrimmer.noteActivity()
+            core.lingeringClose.adopt(descriptor)
+        default:
+            return
+        }
     }
 
     /// Leaves paths and query arguments percent-encoded (returns their length unchanged):

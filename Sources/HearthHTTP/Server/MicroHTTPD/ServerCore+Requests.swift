@@ -10,19 +10,26 @@ extension ServerCore {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let stateAddress = requestContext.pointee else {
-            return begin(connection: connection, url: url, method: method, requestContext: requestContext)
-        }
+        // The URI log callback made the state; without it there is nothing to answer with.
+        guard let stateAddress = requestContext.pointee else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
+        guard state.begun else {
+            state.begun = true
+            return begin(connection: connection, url: url, method: method, version: version, state: state)
+        }
         let chunkSize = uploadDataSize.pointee
         if chunkSize > 0 {
             // Everything is consumed: bytes past the limit are counted and dropped.
             uploadDataSize.pointee = 0
             state.body.append(UnsafeRawBufferPointer(start: uploadData, count: chunkSize))
+            if let entry = Self.guardEntry(connection) {
+                connectionGuard.bodyProgressed(entry, receivedBytes: state.body.receivedBytes)
+            }
             return abandons(state) ? .NO : .YES
         }
         guard !state.answered else {
@@ -38,6 +45,8 @@ extension ServerCore {
             )
         }
         state.answered = true
+        // The guard cut the body off meanwhile.
+        guard let entry = Self.guardEntry(connection), connectionGuard.bodyReceived(entry) else { return .NO }
         return answer(connection: connection, url: url, method: method, state: state)
     }
 
@@ -49,25 +58,48 @@ extension ServerCore {
             || Self.monotonicNanoseconds() &- state.startNanoseconds > refusalDrainNanoseconds
     }
 
-    /// The first call: headers are in, the body is not. Answers 415 or 413 at once when the
-    /// headers already show the body cannot be accepted: libmicrohttpd then skips the upload
-    /// and closes the connection after the answer, and ``LingeringClose`` reads what the client
-    /// still sends so that it can finish writing and read the answer.
+    /// The first call: headers are in, the body is not. Refuses ambiguous framing
+    /// (``RequestFraming``) with `Connection: close`, so nothing after it on the connection is
+    /// read as a request. Answers 415 or 413 at once when the headers already show the body
+    /// cannot be accepted: libmicrohttpd then skips the upload and closes the connection after
+    /// the answer, and ``LingeringClose`` reads what the client still sends so that it can
+    /// finish writing and read the answer.
     private func begin(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
-        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        version: UnsafePointer<CChar>,
+        state: RequestState
     ) -> MHD_Result {
-        let start = Self.monotonicNanoseconds()
-        inFlight.add(1, ordering: .relaxed)
+        let start = state.startNanoseconds
+        // A connection the guard refused, or one whose head came after its deadline.
+        guard let entry = Self.guardEntry(connection),
+            connectionGuard.headReceived(entry, now: Self.monotonicNanoseconds())
+        else { return .NO }
+        let framingRefusal =
+            state.targetHoldsControlByte || state.targetWasCut(url: url, version: version)
+            ? RequestFraming.controlByteInTarget
+            : RequestFraming.refusal(headers: Self.rawHeaders(connection))
+        if let framingRefusal {
+            state.answered = true
+            let refusal = GoogleAPIError(
+                code: framingRefusal.status,
+                message: framingRefusal.message,
+                status: framingRefusal.status == .notImplemented ? .unimplemented : .invalidArgument
+            ).response()
+            return send(
+                refusal,
+                connection: connection,
+                method: HTTPMethod(cString: method),
+                path: String(cString: url),
+                remoteAddress: Self.remoteAddress(connection),
+                startNanoseconds: start,
+                closing: true
+            )
+        }
         let encoding = RequestBody.Encoding(headerValue: Self.header(connection, "Content-Encoding"))
         let expectedLength = Self.header(connection, "Content-Length").flatMap { Int($0) }
-        let state = RequestState(
-            startNanoseconds: start,
-            body: RequestBody(encoding: encoding ?? .identity, limit: maxBodyBytes, expectedLength: expectedLength)
-        )
-        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        state.body = RequestBody(encoding: encoding ?? .identity, limit: maxBodyBytes, expectedLength: expectedLength)
 
         let early: Response
         if encoding == nil {
@@ -185,17 +217,19 @@ extension ServerCore {
         method: HTTPMethod,
         path: String,
         remoteAddress: String,
-        startNanoseconds: UInt64
+        startNanoseconds: UInt64,
+        closing: Bool = false
     ) -> MHD_Result {
         let allowsBody = response.status.allowsBody
         let queued: MHD_Result
-        if let fixed = response.wireForm, !draining.load(ordering: .relaxed) {
+        let closing = closing || draining.load(ordering: .relaxed)
+        if let fixed = response.wireForm, !closing {
             guard let mhdResponse = fixed.mhdResponse({ Self.makeResponse(response, closing: false) }) else {
                 return .NO
             }
             queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
         } else {
-            guard let mhdResponse = Self.makeResponse(response, closing: draining.load(ordering: .relaxed)) else {
+            guard let mhdResponse = Self.makeResponse(response, closing: closing) else {
                 return .NO
             }
             queued = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
@@ -268,6 +302,24 @@ extension ServerCore {
 
     /// Query arguments, raw from libmicrohttpd (see `MicroHTTPDCallbacks.keepEscaped`) and
     /// decoded here.
+    /// Every header as received (names not lower-cased), duplicates included.
+    private static func rawHeaders(_ connection: OpaquePointer) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &headers) { target in
+            _ = MHD_get_connection_values_n(
+                connection,
+                .HEADER_KIND,
+                { target, _, name, nameLength, value, valueLength in
+                    let headers = target!.assumingMemoryBound(to: [(name: String, value: String)].self)
+                    headers.pointee.append((ServerCore.string(name, nameLength), ServerCore.string(value, valueLength)))
+                    return .YES
+                },
+                target
+            )
+        }
+        return headers
+    }
+
     private static func queryItems(_ connection: OpaquePointer) -> QueryItems {
         var items = QueryItems()
         withUnsafeMutablePointer(to: &items) { target in
