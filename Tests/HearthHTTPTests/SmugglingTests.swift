@@ -16,7 +16,12 @@ import Testing
         init() throws {
             let counter = Counter()
             server = HTTPServer(
-                configuration: HTTPServer.Configuration(port: 0, threadCount: 1, accessLog: nil, log: LogCapture.discarding),
+                configuration: HTTPServer.Configuration(
+                    port: 0,
+                    threadCount: 1,
+                    accessLog: nil,
+                    log: LogCapture.discarding
+                ),
                 handler: { _ in
                     counter.add()
                     return .json(["ok": true])

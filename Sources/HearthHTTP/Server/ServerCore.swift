@@ -40,7 +40,9 @@ final class ServerCore: Sendable {
             limitSeconds: configuration.refusalDrainSeconds,
             capacity: max(1, configuration.connectionLimit)
         )
-        let trimmer = IdleMemoryTrimmer(idleNanoseconds: UInt64(max(0, configuration.idleMemoryTrimMilliseconds)) * 1_000_000)
+        let trimmer = IdleMemoryTrimmer(
+            idleNanoseconds: UInt64(max(0, configuration.idleMemoryTrimMilliseconds)) * 1_000_000
+        )
         self.memoryTrimmer = trimmer
         self.connectionGuard = ConnectionGuard(
             limits: ConnectionGuard.Limits(

@@ -47,7 +47,8 @@ public struct ServeOptions: Sendable, Equatable {
 
     static let valuedFlags = Set([
         "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
-        "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes", "installation-sweep-interval-ms", "webhook-retry-base-ms",
+        "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes",
+        "installation-sweep-interval-ms", "webhook-retry-base-ms",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """

@@ -249,14 +249,20 @@ final class ConnectionGuard: Sendable {
     func enforceDeadlines(now: UInt64) {
         registry.withLock { registry in
             for entry in registry.entries.values where entry.deadline.load(ordering: .relaxed) < now {
-                if entry.phase.compareExchange(expected: .awaitingHead, desired: .ended, ordering: .acquiringAndReleasing)
-                    .exchanged
-                {
+                if entry.phase.compareExchange(
+                    expected: .awaitingHead,
+                    desired: .ended,
+                    ordering: .acquiringAndReleasing
+                )
+                .exchanged {
                     counters.headTimeouts.add(1, ordering: .relaxed)
                     end(descriptor: entry.descriptor, answer: headTimeoutAnswer)
-                } else if entry.phase.compareExchange(expected: .body, desired: .ended, ordering: .acquiringAndReleasing)
-                    .exchanged
-                {
+                } else if entry.phase.compareExchange(
+                    expected: .body,
+                    desired: .ended,
+                    ordering: .acquiringAndReleasing
+                )
+                .exchanged {
                     counters.bodyTimeouts.add(1, ordering: .relaxed)
                     end(descriptor: entry.descriptor, answer: [])
                 }
