@@ -185,4 +185,61 @@ import Testing
             refused.allSatisfy { String(decoding: $0.received, as: UTF8.self).contains("\"status\":\"UNAVAILABLE\"") }
         )
     }
+
+    @Test("10,000 kept-alive idle connections stay under 150 MB; after they close RSS is under 50 MB within a minute")
+    func memoryHoldingConnectionsAndAfter() throws {
+        let count = 10_000
+        Self.allowDescriptors(count + 1024)
+        let server = try HearthServerProcess(arguments: [
+            "--per-ip-connection-limit", "0", "--request-head-timeout-ms", "600000", "--connection-timeout", "600",
+        ])
+        let pid = try #require(server.process?.processIdentifier)
+        let atStart = Self.residentMiB(pid)
+        var held: [Watched] = []
+        held.reserveCapacity(count)
+        for index in 0..<count {
+            guard let descriptor = Self.connect(port: server.port, from: "127.0.2.\(index % 200 + 1)") else { continue }
+            Self.send(descriptor, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            held.append(Watched(descriptor: descriptor, opened: .now))
+        }
+        var answered = 0
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end && answered < held.count {
+            var states = held.map {
+                pollfd(fd: $0.closed == nil ? $0.descriptor : -1, events: Int16(POLLIN), revents: 0)
+            }
+            _ = poll(&states, nfds_t(states.count), 100)
+            for index in held.indices where states[index].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let received = recv(held[index].descriptor, &chunk, chunk.count, 0)
+                if received > 0 {
+                    let before = String(decoding: held[index].received, as: UTF8.self).contains("\"ok\":true")
+                    held[index].received += chunk[..<received]
+                    if !before && String(decoding: held[index].received, as: UTF8.self).contains("\"ok\":true") {
+                        answered += 1
+                    }
+                } else {
+                    held[index].closed = .now
+                }
+            }
+        }
+        let open = held.filter { $0.closed == nil }.count
+        let holding = Self.residentMiB(pid)
+        for connection in held { close(connection.descriptor) }
+        let closedAt = ContinuousClock.now
+        var afterwards = Self.residentMiB(pid)
+        while afterwards >= 50 && ContinuousClock.now - closedAt < .seconds(60) {
+            _ = poll(nil, 0, 250)
+            afterwards = Self.residentMiB(pid)
+        }
+        let settled = ContinuousClock.now - closedAt
+        print(
+            "memory: RSS \(atStart) MiB at start; \(holding) MiB holding \(open) kept-alive idle connections "
+                + "(\(answered) answered); \(afterwards) MiB \(settled) after closing them"
+        )
+        #expect(answered == count)
+        #expect(open == count)
+        #expect(holding < 150)
+        #expect(afterwards < 50)
+    }
 }
