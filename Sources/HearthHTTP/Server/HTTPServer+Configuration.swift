@@ -29,8 +29,9 @@ extension HTTPServer {
         public var connectionTimeoutSeconds: Int
         /// The time the request line and headers have, counted from when the connection is
         /// ready for a request (accepted, or its previous answer sent), so a kept-alive
-        /// connection with no new request is closed after it too. A connection past it is
-        /// answered 408 and closed; trickling bytes does not extend it.
+        /// connection with no new request is closed after it too. A new connection past it is
+        /// answered 408 and closed (a kept-alive one only closed); trickling bytes does not
+        /// extend it.
         public var requestHeadTimeoutMilliseconds: Int
         /// The slowest average rate a request body may arrive at, after a grace of
         /// ``requestHeadTimeoutMilliseconds`` from the end of the headers; a slower one is cut

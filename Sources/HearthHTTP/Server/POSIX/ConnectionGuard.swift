@@ -13,7 +13,7 @@ import Synchronization
 ///   client sending one header byte every few seconds holds its connection forever. Here the
 ///   request line and headers must be complete within ``Limits/headTimeoutNanoseconds`` of the
 ///   moment the connection is ready for a request (accepted, or its previous answer sent); a
-///   connection past it gets 408 and is closed.
+///   new connection past it gets 408 and is closed, a kept-alive one is just closed.
 /// * **Body minimum rate.** After a grace of the head timeout, a body must arrive at
 ///   ``Limits/bodyMinimumBytesPerSecond`` on average; a slower one is cut off.
 ///
@@ -51,6 +51,10 @@ final class ConnectionGuard: Sendable {
         let deadline: Atomic<UInt64>
         /// When the body began, for its rate.
         let bodyStart = Atomic<UInt64>(0)
+        /// Whether a request was answered on it: a kept-alive connection past the head deadline
+        /// is closed without a 408, which a client could take for the answer to a request it
+        /// sends on the connection just then.
+        let servedRequest = Atomic<Bool>(false)
 
         init(descriptor: Int32, address: String, deadline: UInt64) {
             self.descriptor = descriptor
@@ -192,6 +196,7 @@ final class ConnectionGuard: Sendable {
 
     /// The answer went out: the connection waits for its next request, under a new deadline.
     func requestFinished(_ entry: Entry, now: UInt64) {
+        entry.servedRequest.store(true, ordering: .relaxed)
         entry.deadline.store(now &+ limits.headTimeoutNanoseconds, ordering: .relaxed)
         _ = entry.phase.compareExchange(expected: .busy, desired: .awaitingHead, ordering: .acquiringAndReleasing)
         _ = entry.phase.compareExchange(expected: .body, desired: .awaitingHead, ordering: .acquiringAndReleasing)
@@ -244,8 +249,8 @@ final class ConnectionGuard: Sendable {
         finished.withLockThenBroadcast { $0 = true }
     }
 
-    /// Ends every connection past its deadline: 408 for a request head, a plain close for a
-    /// body too slow (a response then could interleave with nothing useful).
+    /// Ends every connection past its deadline: 408 for the first request's head, a plain
+    /// close for a kept-alive connection's and for a body too slow.
     func enforceDeadlines(now: UInt64) {
         registry.withLock { registry in
             for entry in registry.entries.values where entry.deadline.load(ordering: .relaxed) < now {
@@ -256,7 +261,10 @@ final class ConnectionGuard: Sendable {
                 )
                 .exchanged {
                     counters.headTimeouts.add(1, ordering: .relaxed)
-                    end(descriptor: entry.descriptor, answer: headTimeoutAnswer)
+                    end(
+                        descriptor: entry.descriptor,
+                        answer: entry.servedRequest.load(ordering: .relaxed) ? [] : headTimeoutAnswer
+                    )
                 } else if entry.phase.compareExchange(
                     expected: .body,
                     desired: .ended,
