@@ -1,5 +1,6 @@
 import Foundation
 import HearthTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -240,6 +241,36 @@ import Testing
         #expect(answered == count)
         #expect(open == count)
         #expect(holding < 150)
+        #expect(afterwards < 50)
+    }
+
+    @Test("After a sign-up and sign-in burst on four connections, RSS is back under 50 MB within a minute")
+    func memoryAfterSignInLoad() throws {
+        let server = try HearthServerProcess()
+        let pid = try #require(server.process?.processIdentifier)
+        let atStart = Self.residentMiB(pid)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let client = server.client()
+            for index in 0..<25 {
+                let account = ["email": "load\(worker)-\(index)@example.com", "password": "correct horse \(index)"]
+                let signUp = try? client.call("accounts:signUp", account)
+                let signIn = try? client.call("accounts:signInWithPassword", account)
+                if signUp?.status != 200 || signIn?.status != 200 { failures.withLock { $0 += 1 } }
+            }
+        }
+        let peak = Self.residentMiB(pid)
+        let loadEnded = ContinuousClock.now
+        var afterwards = peak
+        while afterwards >= 50 && ContinuousClock.now - loadEnded < .seconds(60) {
+            _ = poll(nil, 0, 250)
+            afterwards = Self.residentMiB(pid)
+        }
+        print(
+            "memory after sign-in load: RSS \(atStart) MiB at start, \(peak) MiB after 100 sign-ups and 100 "
+                + "sign-ins on 4 connections, \(afterwards) MiB \(ContinuousClock.now - loadEnded) later"
+        )
+        #expect(failures.withLock { $0 } == 0)
         #expect(afterwards < 50)
     }
 }
