@@ -85,6 +85,7 @@ import Testing
     func failedAuthenticationsBackOffPerAddress() throws {
         let temporary = try TemporaryStore()
         let clock = ManualClock(milliseconds: 1_800_000_000_000)
+        _ = try setUp(temporary, seed: false)
         let credentials = AdminCredentials(
             store: temporary.store,
             clock: clock,
