@@ -177,7 +177,12 @@ struct AccountFixture {
         // The attacker's address waits, even with the right password, and no hash is computed.
         let refusal = AuthError.signInBackoff(retryAfterSeconds: 10, acrossAccounts: false)
         #expect(throws: refusal) {
-            try service.signIn(project: project, email: "a@example.com", password: "password-1", clientAddress: "6.6.6.6")
+            try service.signIn(
+                project: project,
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "6.6.6.6"
+            )
         }
         #expect(refusal.httpStatus == 429 && refusal.code == .tooManyAttempts)
         #expect(refusal.message.contains("on this account from this address") && refusal.message.contains("10 s"))
@@ -185,8 +190,13 @@ struct AccountFixture {
         #expect(fixture.hasher.totalVerifications == spent)
         // The owner's right password from another address signs in meanwhile.
         #expect(
-            try service.signIn(project: project, email: "a@example.com", password: "password-1", clientAddress: "2.2.2.2")
-                .account.email == "a@example.com"
+            try service.signIn(
+                project: project,
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "2.2.2.2"
+            )
+            .account.email == "a@example.com"
         )
         // Once the wait has passed the attacker gets one more try, and then waits twice as long.
         fixture.clock.advance(milliseconds: 10_000)
@@ -197,8 +207,13 @@ struct AccountFixture {
         )
         fixture.clock.advance(milliseconds: 20_000)
         #expect(
-            try service.signIn(project: project, email: "a@example.com", password: "password-1", clientAddress: "6.6.6.6")
-                .account.email == "a@example.com"
+            try service.signIn(
+                project: project,
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "6.6.6.6"
+            )
+            .account.email == "a@example.com"
         )
     }
 
@@ -258,7 +273,10 @@ struct AccountFixture {
         #expect(try fail(service, project, "a@example.com", from: "10.0.0.100") == AuthError(.invalidLoginCredentials))
         #expect(try fail(service, project, "a@example.com", from: "10.0.0.100") == AuthError(.invalidLoginCredentials))
         for bot in 0..<6 {
-            #expect(try fail(service, project, "a@example.com", from: "10.0.1.\(bot)") == AuthError(.invalidLoginCredentials))
+            #expect(
+                try fail(service, project, "a@example.com", from: "10.0.1.\(bot)")
+                    == AuthError(.invalidLoginCredentials)
+            )
         }
         // 8 failures across addresses: every address that failed now backs off from its first.
         #expect(
@@ -272,8 +290,13 @@ struct AccountFixture {
         // A new address is tried at once, and the owner's right password signs in.
         #expect(try fail(service, project, "a@example.com", from: "10.0.2.1") == AuthError(.invalidLoginCredentials))
         #expect(
-            try service.signIn(project: project, email: "a@example.com", password: "password-1", clientAddress: "1.1.1.1")
-                .account.email == "a@example.com"
+            try service.signIn(
+                project: project,
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "1.1.1.1"
+            )
+            .account.email == "a@example.com"
         )
     }
 

@@ -22,13 +22,25 @@ import Testing
         let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
         #expect(credential.hasPrefix("hak_\(record.credentialID)_"))
         #expect(throws: Never.self) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: Never.self) {
-            try credentials.authenticate(authorization: "bearer  \(credential)", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "bearer  \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.forbidden) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "demo-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
     }
 
@@ -51,18 +63,34 @@ import Testing
             try credentials.authenticate(authorization: nil, projectID: "other-project", clientAddress: "192.0.2.1")
         }
         #expect(throws: AdminAuthenticationError.missing) {
-            try credentials.authenticate(authorization: "Basic abc", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Basic abc",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer \(credential)x", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)x",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer hak_nothing", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Bearer hak_nothing",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(try credentials.revoke(id: record.credentialID))
         #expect(try !credentials.revoke(id: record.credentialID))
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project", clientAddress: "192.0.2.1")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
     }
 
@@ -70,14 +98,26 @@ import Testing
         let temporary = try TemporaryStore()
         let seeded = try setUp(temporary, seed: true)
         #expect(throws: Never.self) {
-            try seeded.authenticate(authorization: "Bearer owner", projectID: "demo-project", clientAddress: "192.0.2.1")
+            try seeded.authenticate(
+                authorization: "Bearer owner",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try seeded.authenticate(authorization: "Bearer owner", projectID: "other-project", clientAddress: "192.0.2.1")
+            try seeded.authenticate(
+                authorization: "Bearer owner",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         let production = AdminCredentials(store: temporary.store, clock: SystemClock(), developmentProjectID: nil)
         #expect(throws: AdminAuthenticationError.invalid) {
-            try production.authenticate(authorization: "Bearer owner", projectID: "demo-project", clientAddress: "192.0.2.1")
+            try production.authenticate(
+                authorization: "Bearer owner",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
     }
 
@@ -103,7 +143,11 @@ import Testing
         try temporary.store.write { try $0.touchAdminCredential(id: record.credentialID, at: now) }
         func attempt(_ authorization: String, from address: String) -> AdminAuthenticationError? {
             do throws(AdminAuthenticationError) {
-                try credentials.authenticate(authorization: authorization, projectID: "other-project", clientAddress: address)
+                try credentials.authenticate(
+                    authorization: authorization,
+                    projectID: "other-project",
+                    clientAddress: address
+                )
                 return nil
             } catch {
                 return error

@@ -27,7 +27,12 @@ import Testing
         let attacker = "203.0.113.66"
         for index in 0..<11 {
             let target = index.isMultiple(of: 2) ? lookup : messages
-            let answer = call(index.isMultiple(of: 2) ? .post : .get, target, "Bearer hak_guess_\(index)", from: attacker)
+            let answer = call(
+                index.isMultiple(of: 2) ? .post : .get,
+                target,
+                "Bearer hak_guess_\(index)",
+                from: attacker
+            )
             try #require(answer.status == 401, "attempt \(index): \(answer.text)")
         }
         for (method, target) in [(HTTPMethod.post, lookup), (.get, messages)] {

@@ -72,7 +72,9 @@ struct PasswordSignInTests {
         )
     }
 
-    @Test("failures are counted by the deferred write; past the free ones the address waits, refused before any hashing")
+    @Test(
+        "failures are counted by the deferred write; past the free ones the address waits, refused before any hashing"
+    )
     func failuresBackOffBeforeAnyHashing() throws {
         let app = try TestApplication()
         _ = try app.signUp("ada@example.com", password: "password-1")
@@ -101,9 +103,13 @@ struct PasswordSignInTests {
         )
         #expect(waiting.json["error"]?["status"]?.stringValue == "RESOURCE_EXHAUSTED")
         // The owner, elsewhere, signs in meanwhile; the waiting address may again once the wait is over.
-        #expect(app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "198.51.100.2").status == 200)
+        #expect(
+            app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "198.51.100.2").status == 200
+        )
         app.clock.advance(milliseconds: 1_000)
-        #expect(app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "203.0.113.5").status == 200)
+        #expect(
+            app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "203.0.113.5").status == 200
+        )
     }
 
     @Test("one address failing across many accounts is told it is the address that waits")
@@ -111,7 +117,11 @@ struct PasswordSignInTests {
         let app = try TestApplication()
         let path = "/v1/accounts:signInWithPassword"
         for index in 0..<101 {
-            let answer = app.client(path, Self.body("guess\(index)@example.com", "password-1"), remoteAddress: "203.0.113.7")
+            let answer = app.client(
+                path,
+                Self.body("guess\(index)@example.com", "password-1"),
+                remoteAddress: "203.0.113.7"
+            )
             try #require(answer.errorMessage == "INVALID_LOGIN_CREDENTIALS", "attempt \(index): \(answer.text)")
         }
         let waiting = app.client(path, Self.body("someone@example.com", "password-1"), remoteAddress: "203.0.113.7")

@@ -50,7 +50,9 @@ struct AuthTests {
         #expect(try harness.outbox().allSatisfy { $0["email"] as? String != "nobody@example.com" })
     }
 
-    @Test("The server's own 429 after repeated wrong passwords is tooManyRequests; the right one signs in once the wait is over")
+    @Test(
+        "The server's own 429 after repeated wrong passwords is tooManyRequests; the right one signs in once the wait is over"
+    )
     func tooManyWrongPasswords() async throws {
         let harness = try ClientHarness()
         let auth = Auth(app: harness.makeApp())

@@ -118,7 +118,10 @@ extension AccountService {
         let perAccount = limits.failuresPerAccount
         let checked = try store.read { transaction throws -> Result<AccountRecord?, AuthError> in
             let now = clock.nowSeconds()
-            if let wait = perClient.waitSeconds(after: try perClient.failures(clientKey, in: transaction, now: now), now: now) {
+            if let wait = perClient.waitSeconds(
+                after: try perClient.failures(clientKey, in: transaction, now: now),
+                now: now
+            ) {
                 return .failure(.signInBackoff(retryAfterSeconds: wait, acrossAccounts: true))
             }
             let pairFailures = try perPair.failures(pairKey, in: transaction, now: now)

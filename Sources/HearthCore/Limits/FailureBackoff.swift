@@ -51,7 +51,8 @@ public struct FailureBackoff: Sendable, Equatable {
         let beyond = failures.count - (free ?? freeFailures)
         guard beyond > 0, let latestAt = failures.latestAt else { return nil }
         let attempts = Int(min(beyond, Int64(Int32.max)))
-        let delayMilliseconds = schedule.delayMilliseconds(afterFailedAttempts: attempts) ?? schedule.maximumMilliseconds
+        let delayMilliseconds =
+            schedule.delayMilliseconds(afterFailedAttempts: attempts) ?? schedule.maximumMilliseconds
         let retryAt = latestAt + (delayMilliseconds + 999) / 1_000
         return retryAt > now ? retryAt - now : nil
     }
