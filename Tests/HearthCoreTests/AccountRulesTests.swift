@@ -144,7 +144,10 @@ import Testing
     @Test func errorsRenderFirebaseMessages() {
         #expect(AuthError(.emailExists).message == "EMAIL_EXISTS")
         #expect(AuthError(.operationNotAllowed, "No.").message == "OPERATION_NOT_ALLOWED : No.")
-        #expect(AuthError.tooManyAttempts.code.rawValue == "TOO_MANY_ATTEMPTS_TRY_LATER")
+        #expect(
+            AuthError.signInBackoff(retryAfterSeconds: 5, acrossAccounts: true).code.rawValue
+                == "TOO_MANY_ATTEMPTS_TRY_LATER"
+        )
         #expect(AuthError.tokenExpired.httpStatus == 400)
     }
 }

@@ -126,12 +126,41 @@ struct AccountFixture {
         }
     }
 
-    @Test func repeatedFailuresLockTheAccountBeforeAnyHashingUntilTheWindowEnds() throws {
-        let limits = SignInLimits(
-            failuresPerAccount: RateLimit(name: "acct", limit: 3, windowSeconds: 600),
-            failuresPerClient: RateLimit(name: "ip", limit: 100, windowSeconds: 600)
-        )
-        let fixture = try AccountFixture(limits: limits)
+    /// Limits small enough to reach in a test: 3 free failures per account and address,
+    /// then 10 s doubling up to 80 s.
+    static let smallLimits = SignInLimits(
+        failuresPerAccountAndClient: FailureBackoff(
+            name: "pair",
+            freeFailures: 3,
+            schedule: RetrySchedule(baseMilliseconds: 10_000, maximumMilliseconds: 80_000),
+            memorySeconds: 3_600
+        ),
+        failuresPerClient: FailureBackoff(
+            name: "ip",
+            freeFailures: 6,
+            schedule: RetrySchedule(baseMilliseconds: 30_000, maximumMilliseconds: 60_000),
+            memorySeconds: 3_600
+        ),
+        failuresPerAccount: RateLimit(name: "acct", limit: 8, windowSeconds: 86_400)
+    )
+
+    private func fail(
+        _ service: AccountService,
+        _ project: Project,
+        _ email: String,
+        from address: String
+    ) throws -> AuthError? {
+        do {
+            _ = try service.signIn(project: project, email: email, password: "wrong-one", clientAddress: address)
+            return nil
+        } catch let error as AuthError {
+            return error
+        }
+    }
+
+    @Test("Failures back off per account and address before any hashing; the owner from elsewhere signs in")
+    func failuresBackOffPerAccountAndAddress() throws {
+        let fixture = try AccountFixture(limits: Self.smallLimits)
         let service = fixture.service
         let project = fixture.project
         _ = try service.signUp(
@@ -141,41 +170,56 @@ struct AccountFixture {
             displayName: nil,
             clientAddress: "1.1.1.1"
         )
-        for _ in 0..<3 {
-            #expect(throws: AuthError(.invalidLoginCredentials)) {
-                try service.signIn(
-                    project: project,
-                    email: "A@example.com",
-                    password: "wrong-one",
-                    clientAddress: "1.1.1.1"
-                )
-            }
+        for _ in 0..<4 {
+            #expect(try fail(service, project, "A@example.com", from: "6.6.6.6") == AuthError(.invalidLoginCredentials))
         }
         let spent = fixture.hasher.totalVerifications
-        // Locked: even the right password is refused, and no hash is computed.
-        #expect(throws: AuthError.tooManyAttempts) {
+        // The attacker's address waits, even with the right password, and no hash is computed.
+        let refusal = AuthError.signInBackoff(retryAfterSeconds: 10, acrossAccounts: false)
+        #expect(throws: refusal) {
             try service.signIn(
                 project: project,
                 email: "a@example.com",
                 password: "password-1",
-                clientAddress: "2.2.2.2"
+                clientAddress: "6.6.6.6"
             )
         }
+        #expect(refusal.httpStatus == 429 && refusal.code == .tooManyAttempts)
+        #expect(refusal.message.contains("on this account from this address") && refusal.message.contains("10 s"))
+        #expect(!refusal.message.contains("disabled"))
         #expect(fixture.hasher.totalVerifications == spent)
-        fixture.clock.advance(milliseconds: 600_000)
+        // The owner's right password from another address signs in meanwhile.
         #expect(
             try service.signIn(
                 project: project,
                 email: "a@example.com",
                 password: "password-1",
                 clientAddress: "2.2.2.2"
-            ).account.email == "a@example.com"
+            )
+            .account.email == "a@example.com"
+        )
+        // Once the wait has passed the attacker gets one more try, and then waits twice as long.
+        fixture.clock.advance(milliseconds: 10_000)
+        #expect(try fail(service, project, "a@example.com", from: "6.6.6.6") == AuthError(.invalidLoginCredentials))
+        #expect(
+            try fail(service, project, "a@example.com", from: "6.6.6.6")
+                == AuthError.signInBackoff(retryAfterSeconds: 20, acrossAccounts: false)
+        )
+        fixture.clock.advance(milliseconds: 20_000)
+        #expect(
+            try service.signIn(
+                project: project,
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "6.6.6.6"
+            )
+            .account.email == "a@example.com"
         )
     }
 
-    @Test func aSuccessClearsTheAccountsFailures() throws {
-        let limits = SignInLimits(failuresPerAccount: RateLimit(name: "acct", limit: 3, windowSeconds: 600))
-        let fixture = try AccountFixture(limits: limits)
+    @Test("A success clears the failures of its account and address")
+    func aSuccessClearsTheAccountAndAddressFailures() throws {
+        let fixture = try AccountFixture(limits: Self.smallLimits)
         let service = fixture.service
         let project = fixture.project
         _ = try service.signUp(
@@ -185,14 +229,10 @@ struct AccountFixture {
             displayName: nil,
             clientAddress: "x"
         )
-        for round in 0..<3 {
-            for _ in 0..<2 {
-                _ = try? service.signIn(
-                    project: project,
-                    email: "a@example.com",
-                    password: "wrong-one",
-                    clientAddress: "x"
-                )
+        // Without the clearing the second round's second failure would already wait.
+        for round in 0..<2 {
+            for _ in 0..<3 {
+                #expect(try fail(service, project, "a@example.com", from: "x") == AuthError(.invalidLoginCredentials))
             }
             #expect(throws: Never.self, "round \(round)") {
                 try service.signIn(project: project, email: "a@example.com", password: "password-1", clientAddress: "x")
@@ -200,35 +240,64 @@ struct AccountFixture {
         }
     }
 
-    @Test func failuresFromOneClientAddressAreLimitedAcrossEmails() throws {
-        let limits = SignInLimits(failuresPerClient: RateLimit(name: "ip", limit: 4, windowSeconds: 600))
-        let fixture = try AccountFixture(limits: limits)
+    @Test("Failures from one address back off across emails, and say it is the address")
+    func failuresFromOneClientAddressBackOffAcrossEmails() throws {
+        let fixture = try AccountFixture(limits: Self.smallLimits)
         let service = fixture.service
         let project = fixture.project
-        for index in 0..<4 {
-            _ = try? service.signIn(
-                project: project,
-                email: "user\(index)@example.com",
-                password: "guess-1",
-                clientAddress: "6.6.6.6"
+        for index in 0..<7 {
+            #expect(
+                try fail(service, project, "user\(index)@example.com", from: "6.6.6.6")
+                    == AuthError(.invalidLoginCredentials)
             )
         }
-        #expect(throws: AuthError.tooManyAttempts) {
+        let refusal = try #require(try fail(service, project, "fresh@example.com", from: "6.6.6.6"))
+        #expect(refusal == AuthError.signInBackoff(retryAfterSeconds: 30, acrossAccounts: true))
+        #expect(refusal.message.contains("from this address") && !refusal.message.contains("on this account"))
+        #expect(try fail(service, project, "fresh@example.com", from: "7.7.7.7") == AuthError(.invalidLoginCredentials))
+    }
+
+    @Test("Under a distributed attack an address that failed backs off from its first failure; a fresh one does not")
+    func aDistributedAttackTakesAwayTheFreeFailuresButNeverLocksTheOwnerOut() throws {
+        let fixture = try AccountFixture(limits: Self.smallLimits)
+        let service = fixture.service
+        let project = fixture.project
+        _ = try service.signUp(
+            project: project,
+            email: "a@example.com",
+            password: "password-1",
+            displayName: nil,
+            clientAddress: "1.1.1.1"
+        )
+        // Before the account-wide count is used up, one failure leaves an address its free ones.
+        #expect(try fail(service, project, "a@example.com", from: "10.0.0.100") == AuthError(.invalidLoginCredentials))
+        #expect(try fail(service, project, "a@example.com", from: "10.0.0.100") == AuthError(.invalidLoginCredentials))
+        for bot in 0..<6 {
+            #expect(
+                try fail(service, project, "a@example.com", from: "10.0.1.\(bot)")
+                    == AuthError(.invalidLoginCredentials)
+            )
+        }
+        // 8 failures across addresses: every address that failed now backs off from its first.
+        #expect(
+            try fail(service, project, "a@example.com", from: "10.0.1.0")
+                == AuthError.signInBackoff(retryAfterSeconds: 10, acrossAccounts: false)
+        )
+        #expect(
+            try fail(service, project, "a@example.com", from: "10.0.0.100")
+                == AuthError.signInBackoff(retryAfterSeconds: 20, acrossAccounts: false)
+        )
+        // A new address is tried at once, and the owner's right password signs in.
+        #expect(try fail(service, project, "a@example.com", from: "10.0.2.1") == AuthError(.invalidLoginCredentials))
+        #expect(
             try service.signIn(
                 project: project,
-                email: "fresh@example.com",
-                password: "guess-1",
-                clientAddress: "6.6.6.6"
+                email: "a@example.com",
+                password: "password-1",
+                clientAddress: "1.1.1.1"
             )
-        }
-        #expect(throws: AuthError(.invalidLoginCredentials)) {
-            try service.signIn(
-                project: project,
-                email: "fresh@example.com",
-                password: "guess-1",
-                clientAddress: "7.7.7.7"
-            )
-        }
+            .account.email == "a@example.com"
+        )
     }
 
     @Test func signUpsFromOneClientAddressAreLimited() throws {
@@ -243,7 +312,7 @@ struct AccountFixture {
                 clientAddress: "5.5.5.5"
             )
         }
-        #expect(throws: AuthError.tooManyAttempts) {
+        #expect(throws: AuthError.signUpQuota(retryAfterSeconds: 3_600 - fixture.clock.nowSeconds() % 3_600)) {
             try fixture.service.signUp(
                 project: fixture.project,
                 email: "u9@example.com",

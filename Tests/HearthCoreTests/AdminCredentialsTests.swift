@@ -22,13 +22,25 @@ import Testing
         let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
         #expect(credential.hasPrefix("hak_\(record.credentialID)_"))
         #expect(throws: Never.self) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: Never.self) {
-            try credentials.authenticate(authorization: "bearer  \(credential)", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "bearer  \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.forbidden) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "demo-project")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
     }
 
@@ -48,21 +60,37 @@ import Testing
         let credentials = try setUp(temporary, seed: false)
         let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
         #expect(throws: AdminAuthenticationError.missing) {
-            try credentials.authenticate(authorization: nil, projectID: "other-project")
+            try credentials.authenticate(authorization: nil, projectID: "other-project", clientAddress: "192.0.2.1")
         }
         #expect(throws: AdminAuthenticationError.missing) {
-            try credentials.authenticate(authorization: "Basic abc", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "Basic abc",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer \(credential)x", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)x",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer hak_nothing", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "Bearer hak_nothing",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(try credentials.revoke(id: record.credentialID))
         #expect(try !credentials.revoke(id: record.credentialID))
         #expect(throws: AdminAuthenticationError.invalid) {
-            try credentials.authenticate(authorization: "Bearer \(credential)", projectID: "other-project")
+            try credentials.authenticate(
+                authorization: "Bearer \(credential)",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
     }
 
@@ -70,15 +98,76 @@ import Testing
         let temporary = try TemporaryStore()
         let seeded = try setUp(temporary, seed: true)
         #expect(throws: Never.self) {
-            try seeded.authenticate(authorization: "Bearer owner", projectID: "demo-project")
+            try seeded.authenticate(
+                authorization: "Bearer owner",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         #expect(throws: AdminAuthenticationError.invalid) {
-            try seeded.authenticate(authorization: "Bearer owner", projectID: "other-project")
+            try seeded.authenticate(
+                authorization: "Bearer owner",
+                projectID: "other-project",
+                clientAddress: "192.0.2.1"
+            )
         }
         let production = AdminCredentials(store: temporary.store, clock: SystemClock(), developmentProjectID: nil)
         #expect(throws: AdminAuthenticationError.invalid) {
-            try production.authenticate(authorization: "Bearer owner", projectID: "demo-project")
+            try production.authenticate(
+                authorization: "Bearer owner",
+                projectID: "demo-project",
+                clientAddress: "192.0.2.1"
+            )
         }
+    }
+
+    @Test("Wrong credentials back off per address; the right one from elsewhere works and a success writes nothing")
+    func failedAuthenticationsBackOffPerAddress() throws {
+        let temporary = try TemporaryStore()
+        let clock = ManualClock(milliseconds: 1_800_000_000_000)
+        _ = try setUp(temporary, seed: false)
+        let credentials = AdminCredentials(
+            store: temporary.store,
+            clock: clock,
+            developmentProjectID: nil,
+            failures: FailureBackoff(
+                name: "admin",
+                freeFailures: 2,
+                schedule: RetrySchedule(baseMilliseconds: 1_000, maximumMilliseconds: 4_000),
+                memorySeconds: 3_600
+            )
+        )
+        let (credential, record) = try credentials.create(projectID: "other-project", label: "ci")
+        let now = clock.nowSeconds()
+        // Recently used: a success has no reason to touch it.
+        try temporary.store.write { try $0.touchAdminCredential(id: record.credentialID, at: now) }
+        func attempt(_ authorization: String, from address: String) -> AdminAuthenticationError? {
+            do throws(AdminAuthenticationError) {
+                try credentials.authenticate(
+                    authorization: authorization,
+                    projectID: "other-project",
+                    clientAddress: address
+                )
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let wrong = "Bearer \(credential.dropLast())x"
+        for _ in 0..<3 { #expect(attempt(wrong, from: "203.0.113.9") == .invalid) }
+        #expect(attempt(wrong, from: "203.0.113.9") == .throttled(retryAfterSeconds: 1))
+        #expect(attempt("Bearer \(credential)", from: "203.0.113.9") == .throttled(retryAfterSeconds: 1))
+        let writes = temporary.store.statistics.writes
+        for _ in 0..<20 { #expect(attempt("Bearer \(credential)", from: "198.51.100.7") == nil) }
+        #expect(temporary.store.statistics.writes == writes, "a success writes nothing")
+        #expect(attempt("Bearer hak_junk", from: "203.0.113.9") == .throttled(retryAfterSeconds: 1))
+        #expect(temporary.store.statistics.writes == writes, "a refused attempt writes nothing")
+
+        clock.advance(milliseconds: 1_000)
+        #expect(attempt(wrong, from: "203.0.113.9") == .invalid)
+        #expect(attempt(wrong, from: "203.0.113.9") == .throttled(retryAfterSeconds: 2))
+        clock.advance(milliseconds: 2_000)
+        #expect(attempt("Bearer \(credential)", from: "203.0.113.9") == nil)
     }
 }
 

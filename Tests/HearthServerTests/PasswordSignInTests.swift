@@ -72,25 +72,66 @@ struct PasswordSignInTests {
         )
     }
 
-    @Test("failures are counted by the deferred write until the account is locked before any hashing")
-    func failuresLockTheAccount() throws {
+    @Test(
+        "failures are counted by the deferred write; past the free ones the address waits, refused before any hashing"
+    )
+    func failuresBackOffBeforeAnyHashing() throws {
         let app = try TestApplication()
         _ = try app.signUp("ada@example.com", password: "password-1")
         let path = "/v1/accounts:signInWithPassword"
-        for _ in 0..<10 {
+        for _ in 0..<6 {
             #expect(
-                app.client(path, Self.body("ada@example.com", "wrong-password")).errorMessage
-                    == "INVALID_LOGIN_CREDENTIALS"
+                app.client(path, Self.body("ada@example.com", "wrong-password"), remoteAddress: "203.0.113.5")
+                    .errorMessage == "INVALID_LOGIN_CREDENTIALS"
             )
         }
         let request = Request(
             method: .post,
             target: "\(path)?key=\(TestApplication.apiKey)",
             headers: ["Content-Type": "application/json"],
-            body: Self.body("ada@example.com", "password-1").serialized()
+            body: Self.body("ada@example.com", "password-1").serialized(),
+            remoteAddress: "203.0.113.5"
         )
-        let locked = TestAnswer(app.router.respond(to: request))
-        #expect(!locked.response.isDeferred)
-        #expect(locked.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
+        let waiting = TestAnswer(app.router.respond(to: request))
+        #expect(!waiting.response.isDeferred)
+        #expect(waiting.status == 429)
+        #expect(waiting.header("Retry-After") == "1")
+        #expect(
+            waiting.errorMessage
+                == "TOO_MANY_ATTEMPTS_TRY_LATER : Too many failed sign-in attempts on this account from this "
+                + "address. Try again in 1 s."
+        )
+        #expect(waiting.json["error"]?["status"]?.stringValue == "RESOURCE_EXHAUSTED")
+        // The owner, elsewhere, signs in meanwhile; the waiting address may again once the wait is over.
+        #expect(
+            app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "198.51.100.2").status == 200
+        )
+        app.clock.advance(milliseconds: 1_000)
+        #expect(
+            app.client(path, Self.body("ada@example.com", "password-1"), remoteAddress: "203.0.113.5").status == 200
+        )
+    }
+
+    @Test("one address failing across many accounts is told it is the address that waits")
+    func anAddressFailingAcrossAccountsWaits() throws {
+        let app = try TestApplication()
+        let path = "/v1/accounts:signInWithPassword"
+        for index in 0..<101 {
+            let answer = app.client(
+                path,
+                Self.body("guess\(index)@example.com", "password-1"),
+                remoteAddress: "203.0.113.7"
+            )
+            try #require(answer.errorMessage == "INVALID_LOGIN_CREDENTIALS", "attempt \(index): \(answer.text)")
+        }
+        let waiting = app.client(path, Self.body("someone@example.com", "password-1"), remoteAddress: "203.0.113.7")
+        #expect(waiting.status == 429)
+        #expect(waiting.header("Retry-After") == "1")
+        #expect(
+            waiting.errorMessage
+                == "TOO_MANY_ATTEMPTS_TRY_LATER : Too many failed sign-in attempts from this address. Try again in 1 s."
+        )
+        let elsewhere = app.client(path, Self.body("someone@example.com", "password-1"), remoteAddress: "198.51.100.2")
+        #expect(elsewhere.errorMessage == "INVALID_LOGIN_CREDENTIALS")
     }
 }

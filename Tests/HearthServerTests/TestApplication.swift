@@ -99,7 +99,8 @@ final class TestApplication: @unchecked Sendable {
         _ target: String,
         json body: JSONValue? = nil,
         rawBody: [UInt8]? = nil,
-        headers: [(String, String)] = []
+        headers: [(String, String)] = [],
+        remoteAddress: String = "127.0.0.1"
     ) -> TestAnswer {
         var fields = HTTPHeaders()
         for (name, value) in headers { fields.add(name, value) }
@@ -108,16 +109,28 @@ final class TestApplication: @unchecked Sendable {
             method: method,
             target: target,
             headers: fields,
-            body: rawBody ?? body?.serialized() ?? []
+            body: rawBody ?? body?.serialized() ?? [],
+            remoteAddress: remoteAddress
         )
         return TestAnswer(respond(request))
     }
 
     /// A client call of the seed project: `POST <target>?key=demo-api-key` with a JSON body.
     @discardableResult
-    func client(_ target: String, _ body: JSONValue, headers: [(String, String)] = []) -> TestAnswer {
+    func client(
+        _ target: String,
+        _ body: JSONValue,
+        headers: [(String, String)] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) -> TestAnswer {
         let separator = target.contains("?") ? "&" : "?"
-        return send(.post, target + separator + "key=\(Self.apiKey)", json: body, headers: headers)
+        return send(
+            .post,
+            target + separator + "key=\(Self.apiKey)",
+            json: body,
+            headers: headers,
+            remoteAddress: remoteAddress
+        )
     }
 
     /// An admin call of the seed project (`Authorization: Bearer owner`).

@@ -26,8 +26,9 @@ extension AccountService {
 
         let limit = limits.signUpsPerClient
         let clientKey = "\(project.id):\(clientAddress)"
-        if try store.read({ try limit.isExhausted(clientKey, in: $0, now: clock.nowSeconds()) }) {
-            throw AuthError.tooManyAttempts
+        let checkedAt = clock.nowSeconds()
+        if try store.read({ try limit.isExhausted(clientKey, in: $0, now: checkedAt) }) {
+            throw AuthError.signUpQuota(retryAfterSeconds: limit.secondsLeftInWindow(now: checkedAt))
         }
         // A taken email is refused before the hash is paid for; the insert re-checks.
         if try store.read({ try $0.account(projectID: project.id, email: normalized) }) != nil {
@@ -49,7 +50,7 @@ extension AccountService {
         )
         let refreshToken = try write { [self] transaction in
             guard try limit.record(clientKey, in: transaction, now: now / 1_000) else {
-                throw AuthError.tooManyAttempts
+                throw AuthError.signUpQuota(retryAfterSeconds: limit.secondsLeftInWindow(now: now / 1_000))
             }
             try transaction.insertAccount(account)
             return try insertRefreshToken(
@@ -90,8 +91,9 @@ extension AccountService {
     ///
     /// Known and unknown emails cost the same: exactly one Argon2id verification each (a real
     /// one, or one against a dummy hash), the same store reads, and the same failure counting.
-    /// Failures are counted per account (project + email) and per client address; once either
-    /// limit is used up, attempts are refused before any hashing with `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    /// Failures back off per (account, client address) and per client address (``SignInLimits``):
+    /// while either waits, attempts from that address are refused before any hashing with
+    /// `TOO_MANY_ATTEMPTS_TRY_LATER` (429, `Retry-After`); other addresses are not affected.
     /// With email-enumeration protection (the default) both kinds of failure answer
     /// `INVALID_LOGIN_CREDENTIALS`; without it, `EMAIL_NOT_FOUND` or `INVALID_PASSWORD`.
     ///
@@ -109,19 +111,31 @@ extension AccountService {
         guard let password, !password.isEmpty else { throw AuthError(.missingPassword) }
 
         let accountKey = "\(project.id):\(normalized)"
+        let pairKey = "\(project.id):\(normalized):\(clientAddress)"
         let clientKey = "\(project.id):\(clientAddress)"
-        let perAccount = limits.failuresPerAccount
+        let perPair = limits.failuresPerAccountAndClient
         let perClient = limits.failuresPerClient
-        let found = try store.read { transaction -> AccountRecord?? in
+        let perAccount = limits.failuresPerAccount
+        let checked = try store.read { transaction throws -> Result<AccountRecord?, AuthError> in
             let now = clock.nowSeconds()
-            if try perAccount.isExhausted(accountKey, in: transaction, now: now)
-                || perClient.isExhausted(clientKey, in: transaction, now: now)
-            {
-                return nil
+            if let wait = perClient.waitSeconds(
+                after: try perClient.failures(clientKey, in: transaction, now: now),
+                now: now
+            ) {
+                return .failure(.signInBackoff(retryAfterSeconds: wait, acrossAccounts: true))
             }
-            return .some(try transaction.account(projectID: project.id, email: normalized))
+            let pairFailures = try perPair.failures(pairKey, in: transaction, now: now)
+            if pairFailures.count > 0 {
+                // Under a distributed attack every address that has failed on the account backs
+                // off from its first failure; one that has not is never slowed by it.
+                let underAttack = try perAccount.isExhausted(accountKey, in: transaction, now: now)
+                if let wait = perPair.waitSeconds(after: pairFailures, now: now, freeFailures: underAttack ? 0 : nil) {
+                    return .failure(.signInBackoff(retryAfterSeconds: wait, acrossAccounts: false))
+                }
+            }
+            return .success(try transaction.account(projectID: project.id, email: normalized))
         }
-        guard let found else { throw AuthError.tooManyAttempts }
+        let found = try checked.get()
         // nil: no hash to check, so the verification is against the dummy.
         let storedHash = found?.passwordHash.flatMap {
             password.utf8.count <= PasswordPolicy.maximumBytes ? $0 : nil
@@ -137,8 +151,12 @@ extension AccountService {
                         : found == nil ? AuthError(.emailNotFound) : AuthError(.invalidPassword)
                     store.write(
                         { transaction in
+                            try FailureBackoff.recordFailure(
+                                [(perPair, pairKey), (perClient, clientKey)],
+                                in: transaction,
+                                now: now
+                            )
                             _ = try perAccount.record(accountKey, in: transaction, now: now)
-                            _ = try perClient.record(clientKey, in: transaction, now: now)
                         },
                         guarded: true
                     ) { result in
@@ -163,7 +181,7 @@ extension AccountService {
                 }
                 store.write(
                     { [self] transaction in
-                        try perAccount.reset(accountKey, in: transaction)
+                        try perPair.reset(pairKey, in: transaction)
                         var current =
                             try transaction.account(projectID: project.id, localID: account.localID) ?? account
                         // Disabled while the hash ran: no session.

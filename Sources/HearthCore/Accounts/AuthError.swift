@@ -136,11 +136,14 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var detail: String?
     /// The HTTP status; Identity Toolkit answers business errors with 400.
     public var httpStatus: Int
+    /// When a throttled caller may try again, sent as `Retry-After`.
+    public var retryAfterSeconds: Int64?
 
-    public init(_ code: Code, _ detail: String? = nil, httpStatus: Int = 400) {
+    public init(_ code: Code, _ detail: String? = nil, httpStatus: Int = 400, retryAfterSeconds: Int64? = nil) {
         self.code = code
         self.detail = detail
         self.httpStatus = httpStatus
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// The envelope's `message`, worded as Firebase words it: `CODE` or `CODE : detail`.
@@ -163,12 +166,28 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     // Common errors.
 
     public static let weakPassword = AuthError(.weakPassword)
-    /// A sign-in refused after too many failed attempts, as Firebase words it.
-    public static let tooManyAttempts = AuthError(
-        .tooManyAttempts,
-        "Access to this account has been temporarily disabled due to many failed login attempts. "
-            + "You can immediately restore it by resetting your password or you can try again later."
-    )
+    /// A sign-in refused while the caller's failed attempts back off: 429 with `Retry-After`,
+    /// under Firebase's code (SDKs map it to "too many requests"), saying whose failures
+    /// (this address's, or this address's on this account) and when to try again.
+    public static func signInBackoff(retryAfterSeconds: Int64, acrossAccounts: Bool) -> AuthError {
+        let whose = acrossAccounts ? "from this address" : "on this account from this address"
+        return AuthError(
+            .tooManyAttempts,
+            "Too many failed sign-in attempts \(whose). Try again in \(retryAfterSeconds) s.",
+            httpStatus: 429,
+            retryAfterSeconds: retryAfterSeconds
+        )
+    }
+
+    /// A sign-up refused by the per-address quota of new accounts.
+    public static func signUpQuota(retryAfterSeconds: Int64) -> AuthError {
+        AuthError(
+            .tooManyAttempts,
+            "Too many new accounts from this address. Try again in \(retryAfterSeconds) s.",
+            httpStatus: 429,
+            retryAfterSeconds: retryAfterSeconds
+        )
+    }
     public static let userDisabled = AuthError(.userDisabled)
     public static let userNotFound = AuthError(.userNotFound)
     public static let invalidIDToken = AuthError(.invalidIDToken)

@@ -58,6 +58,10 @@ public struct RateLimit: Sendable, Equatable {
         try transaction.hits(bucket: bucket(key), since: windowStart(now)) >= limit
     }
 
+    /// The seconds from `now` until the window `now` falls in ends (when an exhausted limit
+    /// has room again).
+    public func secondsLeftInWindow(now: Int64) -> Int64 { windowStart(now) + windowSeconds - now }
+
     /// Forgets `key`'s count (for limits on failures, after a success).
     public func reset(_ key: String, in transaction: WriteTransaction) throws {
         try transaction.resetHits(bucket: bucket(key))

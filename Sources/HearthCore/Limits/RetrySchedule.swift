@@ -1,4 +1,5 @@
-/// When failed work (an email delivery, a deletion webhook) is tried again: the wait doubles
+/// When failed work (an email delivery, a deletion webhook) is tried again, or how long a caller
+/// backs off after failures (``FailureBackoff``, which uses the un-jittered wait): the wait doubles
 /// from `baseMilliseconds` after each failure up to `maximumMilliseconds`, with "equal
 /// jitter" — half of it fixed, half random — so that work that failed together (an outage)
 /// does not all come back at the same instant, yet none much sooner than the schedule says.

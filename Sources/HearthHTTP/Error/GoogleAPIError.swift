@@ -54,6 +54,9 @@ public struct GoogleAPIError: HTTPResponseError, Sendable, Equatable, CustomStri
     public var status: Status?
     /// Written in the `errors` list when present.
     public var errorsList: ErrorsListEntry?
+    /// Sent as the `Retry-After` header (seconds) when present: when a throttled caller may
+    /// try again.
+    public var retryAfterSeconds: Int64?
 
     /// The one entry of the `errors` list.
     public struct ErrorsListEntry: Sendable, Equatable {
@@ -166,7 +169,16 @@ public struct GoogleAPIError: HTTPResponseError, Sendable, Equatable, CustomStri
     }
 
     public func response() -> Response {
-        .json(bytes: body, status: code)
+        var response = Response.json(bytes: body, status: code)
+        if let retryAfterSeconds { response.headers.set("Retry-After", String(retryAfterSeconds)) }
+        return response
+    }
+
+    /// The same error telling the caller to try again after `seconds`.
+    public func retryingAfter(seconds: Int64?) -> GoogleAPIError {
+        var copy = self
+        copy.retryAfterSeconds = seconds
+        return copy
     }
 
     public var description: String {

@@ -15,7 +15,7 @@ extension AuthError: HTTPResponseError {
         let status = HTTPStatus(code: httpStatus)
         let reason = code == .apiKeyInvalid ? "keyInvalid" : nil
         let error = GoogleAPIError(code: status, message: message, status: Self.status(for: httpStatus), reason: reason)
-        return httpStatus == 400 ? error.withoutStatus() : error
+        return (httpStatus == 400 ? error.withoutStatus() : error).retryingAfter(seconds: retryAfterSeconds)
     }
 
     private static func status(for httpStatus: Int) -> GoogleAPIError.Status {

@@ -14,7 +14,8 @@ extension HearthApplication {
     /// Identifies the caller of `request`.
     ///
     /// An admin credential is used whenever a `Bearer` authorization is present (a wrong one is
-    /// a 401, a valid one of another project a 403). The project is the path's `{project}`,
+    /// a 401, a valid one of another project a 403, an address backing off after failures a
+    /// 429). The project is the path's `{project}`,
     /// else the body's `targetProjectId`, else the API key's project, else the credential's own
     /// project. Without a credential the call needs the project's API key, and
     /// project-scoped paths (`/v1/projects/{p}/…`) and `targetProjectId` are refused.
@@ -34,7 +35,10 @@ extension HearthApplication {
             } else {
                 let id: String
                 do throws(AdminAuthenticationError) {
-                    id = try adminCredentials.projectID(authorization: authorization)
+                    id = try adminCredentials.projectID(
+                        authorization: authorization,
+                        clientAddress: request.request.remoteAddress
+                    )
                 } catch {
                     throw Self.adminRefusal(error, projectID: nil)
                 }
@@ -42,7 +46,11 @@ extension HearthApplication {
                 project = found
             }
             do throws(AdminAuthenticationError) {
-                try adminCredentials.authenticate(authorization: authorization, projectID: project.id)
+                try adminCredentials.authenticate(
+                    authorization: authorization,
+                    projectID: project.id,
+                    clientAddress: request.request.remoteAddress
+                )
             } catch {
                 throw Self.adminRefusal(error, projectID: project.id)
             }

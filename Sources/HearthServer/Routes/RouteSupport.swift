@@ -13,10 +13,15 @@ extension HearthApplication {
     }
 
     /// Refuses the request unless it carries an admin credential of `project`:
-    /// 401 when it has none or a bad one, 403 when the credential belongs to another project.
+    /// 401 when it has none or a bad one, 403 when the credential belongs to another project,
+    /// 429 while the caller's address backs off after failed attempts.
     func requireAdmin(_ request: Request, project: Project) throws(GoogleAPIError) {
         do throws(AdminAuthenticationError) {
-            try adminCredentials.authenticate(authorization: request.headers["authorization"], projectID: project.id)
+            try adminCredentials.authenticate(
+                authorization: request.headers["authorization"],
+                projectID: project.id,
+                clientAddress: request.remoteAddress
+            )
         } catch {
             throw .adminRefusal(
                 error,
@@ -58,8 +63,9 @@ extension HearthApplication {
 }
 
 extension GoogleAPIError {
-    /// The answer to a refused admin credential: 401 when it is missing or bad, and `forbidden`,
-    /// worded as the route family words it, when it belongs to another project.
+    /// The answer to a refused admin credential: 401 when it is missing or bad, `forbidden`,
+    /// worded as the route family words it, when it belongs to another project, and 429 with
+    /// `Retry-After` while the caller's address backs off.
     static func adminRefusal(
         _ error: AdminAuthenticationError,
         forbidden: @autoclosure () -> GoogleAPIError
@@ -79,6 +85,12 @@ extension GoogleAPIError {
             )
         case .forbidden:
             forbidden()
+        case .throttled(let retryAfterSeconds):
+            GoogleAPIError(
+                .resourceExhausted,
+                "Too many failed admin authentications from this address. Try again in \(retryAfterSeconds) s."
+            )
+            .retryingAfter(seconds: retryAfterSeconds)
         }
     }
 }

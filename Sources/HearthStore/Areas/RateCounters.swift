@@ -85,4 +85,14 @@ extension StoreReading {
             [.text(bucket), .integer(since)]
         )?.int64(0) ?? 0
     }
+
+    /// The hits counted in `bucket` across the windows that start at or after `since`, and
+    /// the start of the latest of those windows (`nil` when there is none): one lookup.
+    public func hitsAndLatestWindow(bucket: String, since: Int64) throws(StoreError) -> (hits: Int64, latest: Int64?) {
+        let row = try connection.queryFirst(
+            "SELECT COALESCE(SUM(hits), 0), MAX(window_start) FROM rate_counters WHERE bucket = ? AND window_start >= ?",
+            [.text(bucket), .integer(since)]
+        )
+        return (row?.int64(0) ?? 0, row?.optionalInt64(1))
+    }
 }
