@@ -26,6 +26,8 @@ public final class Mailer: Sendable {
     let clock: any Clock
     let log: Log
     let projects: ProjectDirectory
+    /// Seals the values of queued messages; opened here only to deliver them.
+    public let seal: MailSeal
     /// Identifies this process's claims (`claimed_by`): host, process and a random part.
     let nodeName: String
     /// Claims on messages handed over by this node's writes are held in this name
@@ -55,10 +57,18 @@ public final class Mailer: Sendable {
         clock: any Clock,
         log: Log,
         projects: ProjectDirectory,
+        seal: MailSeal,
         configuration: MailDeliveryConfiguration
     ) {
         let logTransport = LogTransport(log: log, developmentProjectID: configuration.keepBodiesOfProject)
-        self.init(store: store, clock: clock, log: log, projects: projects, configuration: configuration) {
+        self.init(
+            store: store,
+            clock: clock,
+            log: log,
+            projects: projects,
+            seal: seal,
+            configuration: configuration
+        ) {
             projectID in
             guard let settings = projects.project(projectID)?.settings.mail.smtp ?? configuration.defaultSMTP else {
                 return logTransport
@@ -73,6 +83,7 @@ public final class Mailer: Sendable {
         clock: any Clock,
         log: Log,
         projects: ProjectDirectory,
+        seal: MailSeal,
         configuration: MailDeliveryConfiguration,
         transport: @escaping @Sendable (String) -> any MailTransport
     ) {
@@ -80,6 +91,7 @@ public final class Mailer: Sendable {
         self.clock = clock
         self.log = log
         self.projects = projects
+        self.seal = seal
         self.configuration = configuration
         self.chooseTransport = transport
         var host = [UInt8](repeating: 0, count: 256)
@@ -205,7 +217,12 @@ public final class Mailer: Sendable {
     ) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
         do {
-            try transport.deliver(try OutgoingMail(record, composed: composed))
+            // A message handed over by its write comes with its mail; one read back from the
+            // store has its values sealed.
+            let outgoing =
+                try composed.map { mail throws(MailError) in try OutgoingMail(record, composed: mail) }
+                ?? OutgoingMail(try record.opened(with: seal))
+            try transport.deliver(outgoing)
             return (transport.name, .success(()))
         } catch {
             return (transport.name, .failure(error))
