@@ -51,6 +51,12 @@ public final class Mailer: Sendable {
     private let nextWake = Atomic<Int>(0)
     private let lastDeadlineSweep = Atomic<Int64>(.min / 2)
     static let deadlineSweepMilliseconds: Int64 = 5_000
+    /// Deliveries made whose record the store did not take (it could not write), by message,
+    /// with their transport: kept until it does, so a message whose claim lapses meanwhile is
+    /// recorded as sent instead of being sent again.
+    let unrecordedDeliveries = Mutex<[OutboxRecord.Key: String]>([:])
+    /// Whether the store's refusal of outbox writes was logged (once per episode).
+    private let outboxUnavailableLogged = Atomic<Bool>(false)
 
     public convenience init(
         store: any Store,
@@ -181,6 +187,7 @@ public final class Mailer: Sendable {
     public func deliverDueMessages(worker: String) -> Int {
         let now = clock.nowMilliseconds()
         let configuration = configuration
+        recordUnrecordedDeliveries()
         do {
             guard try store.read({ try $0.hasDueOutboxMessages(now: now) }) else { return 0 }
             // Deadlines are swept at most every few seconds, not with every claim: under load
@@ -205,8 +212,44 @@ public final class Mailer: Sendable {
             record(outcomes, worker: worker)
             return claimed.count
         } catch {
-            log.warning("mail outbox unavailable", ["error": .string(String(describing: error))])
+            noteOutboxUnavailable("mail outbox unavailable", error)
             return 0
+        }
+    }
+
+    /// Logs the first failure of an episode in which the store refuses outbox writes.
+    private func noteOutboxUnavailable(_ message: String, _ error: any Error) {
+        guard !outboxUnavailableLogged.exchange(true, ordering: .relaxed) else { return }
+        log.warning(message, ["error": .string(String(describing: error))])
+    }
+
+    /// Records the deliveries the store could not take before, if it takes them now.
+    func recordUnrecordedDeliveries() {
+        let pending = unrecordedDeliveries.withLock { $0 }
+        guard !pending.isEmpty else { return }
+        var groups: [SentGroup: [String]] = [:]
+        for (message, transport) in pending {
+            groups[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
+        }
+        let sentGroups = groups
+        let now = clock.nowMilliseconds()
+        do {
+            try store.write { transaction in
+                for (group, ids) in sentGroups {
+                    try transaction.markOutboxMessagesSent(
+                        ids,
+                        of: group.projectID,
+                        transport: group.transport,
+                        at: now
+                    )
+                }
+            }
+            unrecordedDeliveries.withLock { kept in for message in pending.keys { kept[message] = nil } }
+            if outboxUnavailableLogged.exchange(false, ordering: .relaxed) {
+                log.info("mail outbox writable again", ["recordedDeliveries": .int(Int64(pending.count))])
+            }
+        } catch {
+            noteOutboxUnavailable("cannot record mail deliveries", error)
         }
     }
 
@@ -216,6 +259,8 @@ public final class Mailer: Sendable {
         composed: ComposedMail? = nil
     ) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
+        // Sent already, the store not yet told: recorded as sent, not sent again.
+        if let sentBy = unrecordedDeliveries.withLock({ $0[record.key] }) { return (sentBy, .success(())) }
         do {
             // A message handed over by its write comes with its mail; one read back from the
             // store has its values sealed.
@@ -304,12 +349,16 @@ public final class Mailer: Sendable {
                     }
                 }
             }
+            unrecordedDeliveries.withLock { kept in
+                for case .sent(let message, _) in recorded { kept[message] = nil }
+            }
         } catch {
-            // The claims lapse and the messages are tried again: at least once, never lost.
-            log.warning(
-                "cannot record mail deliveries",
-                ["count": .int(Int64(recorded.count)), "error": .string(String(describing: error))]
-            )
+            // The deliveries are kept in memory until the store takes them; the other outcomes'
+            // claims lapse and those messages are tried again: at least once, never lost.
+            unrecordedDeliveries.withLock { kept in
+                for case .sent(let message, let transport) in recorded { kept[message] = transport }
+            }
+            noteOutboxUnavailable("cannot record mail deliveries", error)
         }
     }
 

@@ -108,6 +108,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         if status != SQLITE_OK && status & 0xFF != SQLITE_BUSY { throw error(status, sql: "checkpoint") }
     }
 
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
         let statement = try prepared(sql)
