@@ -14,6 +14,8 @@ import Testing
 final class RecordingTransport: MailTransport {
     let delivered = Mutex<[OutgoingMail]>([])
     let failure = Mutex<NetworkError?>(nil)
+    /// Runs after each delivery (a test filling the disk meanwhile).
+    let afterDelivery = Mutex<(@Sendable () -> Void)?>(nil)
     let delayMilliseconds: Int
     var name: String { "recording" }
 
@@ -23,6 +25,7 @@ final class RecordingTransport: MailTransport {
         if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1_000)) }
         if let error = failure.withLock({ $0 }) { throw error }
         delivered.withLock { $0.append(mail) }
+        afterDelivery.withLock { $0 }?()
     }
 }
 
@@ -38,9 +41,15 @@ final class RecordingTransport: MailTransport {
         try self.init(transport: RecordingTransport())
     }
 
-    init(transport: RecordingTransport, workers: Int = 2, pollMilliseconds: Int = 10) throws {
+    init(
+        transport: RecordingTransport,
+        workers: Int = 2,
+        pollMilliseconds: Int = 10,
+        databaseDirectory: URL? = nil
+    ) throws {
         directory = try TemporaryDirectory()
-        store = try SQLiteStore(SQLiteStore.Configuration(path: directory.url.appendingPathComponent("mail.db").path))
+        let database = (databaseDirectory ?? directory.url).appendingPathComponent("mail.db").path
+        store = try SQLiteStore(SQLiteStore.Configuration(path: database))
         projects = try ProjectDirectory(store: store, clock: clock)
         try projects.save(exampleProject())
         var configuration = MailDeliveryConfiguration()
