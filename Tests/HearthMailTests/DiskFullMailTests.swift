@@ -40,11 +40,12 @@ import Testing
         #expect(harness.mailer.deliverDueMessages(worker: "w") == count)
         transport.afterDelivery.withLock { $0 = nil }
         let deliveredWhileFull = transport.delivered.withLock { $0.count }
-        // The claims lapse while the disk is still full: nothing can be claimed or sent.
-        harness.clock.advance(milliseconds: 60_000)
+        // The claims (30 s) lapse while the disk is still full, before the messages' deadline
+        // (60 s): nothing can be claimed or sent; once it frees, they could be taken again.
+        harness.clock.advance(milliseconds: 31_000)
         #expect(harness.mailer.deliverDueMessages(worker: "w") == 0)
         unlink(filler)
-        harness.clock.advance(milliseconds: 60_000)
+        harness.clock.advance(milliseconds: 1_000)
         let claimedAfter = harness.mailer.deliverDueMessages(worker: "w")
 
         let delivered = transport.delivered.withLock { $0.map(\.id) }
