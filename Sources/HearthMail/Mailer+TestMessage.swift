@@ -25,7 +25,7 @@ extension Mailer {
         if kind.placeholders.contains(.newEmail) { request.newEmail = "new-address@example.com" }
         let mail = try composer.compose(request)
         let now = clock.nowMilliseconds()
-        let record = try store.write { try $0.enqueueMail(mail, at: now) }
+        let record = try store.write { try $0.enqueueMail(mail, sealedWith: self.seal, at: now) }
         wake()
         return record
     }

@@ -26,6 +26,8 @@ public final class Mailer: Sendable {
     let clock: any Clock
     let log: Log
     let projects: ProjectDirectory
+    /// Seals the values of queued messages; opened here only to deliver them.
+    public let seal: MailSeal
     /// Identifies this process's claims (`claimed_by`): host, process and a random part.
     let nodeName: String
     /// Claims on messages handed over by this node's writes are held in this name
@@ -49,16 +51,30 @@ public final class Mailer: Sendable {
     private let nextWake = Atomic<Int>(0)
     private let lastDeadlineSweep = Atomic<Int64>(.min / 2)
     static let deadlineSweepMilliseconds: Int64 = 5_000
+    /// Deliveries made whose record the store did not take (it could not write), by message,
+    /// with their transport: kept until it does, so a message whose claim lapses meanwhile is
+    /// recorded as sent instead of being sent again.
+    let unrecordedDeliveries = Mutex<[OutboxRecord.Key: String]>([:])
+    /// Whether the store's refusal of outbox writes was logged (once per episode).
+    private let outboxUnavailableLogged = Atomic<Bool>(false)
 
     public convenience init(
         store: any Store,
         clock: any Clock,
         log: Log,
         projects: ProjectDirectory,
+        seal: MailSeal,
         configuration: MailDeliveryConfiguration
     ) {
         let logTransport = LogTransport(log: log, developmentProjectID: configuration.keepBodiesOfProject)
-        self.init(store: store, clock: clock, log: log, projects: projects, configuration: configuration) {
+        self.init(
+            store: store,
+            clock: clock,
+            log: log,
+            projects: projects,
+            seal: seal,
+            configuration: configuration
+        ) {
             projectID in
             guard let settings = projects.project(projectID)?.settings.mail.smtp ?? configuration.defaultSMTP else {
                 return logTransport
@@ -73,6 +89,7 @@ public final class Mailer: Sendable {
         clock: any Clock,
         log: Log,
         projects: ProjectDirectory,
+        seal: MailSeal,
         configuration: MailDeliveryConfiguration,
         transport: @escaping @Sendable (String) -> any MailTransport
     ) {
@@ -80,6 +97,7 @@ public final class Mailer: Sendable {
         self.clock = clock
         self.log = log
         self.projects = projects
+        self.seal = seal
         self.configuration = configuration
         self.chooseTransport = transport
         var host = [UInt8](repeating: 0, count: 256)
@@ -169,6 +187,7 @@ public final class Mailer: Sendable {
     public func deliverDueMessages(worker: String) -> Int {
         let now = clock.nowMilliseconds()
         let configuration = configuration
+        recordUnrecordedDeliveries()
         do {
             guard try store.read({ try $0.hasDueOutboxMessages(now: now) }) else { return 0 }
             // Deadlines are swept at most every few seconds, not with every claim: under load
@@ -193,8 +212,44 @@ public final class Mailer: Sendable {
             record(outcomes, worker: worker)
             return claimed.count
         } catch {
-            log.warning("mail outbox unavailable", ["error": .string(String(describing: error))])
+            noteOutboxUnavailable("mail outbox unavailable", error)
             return 0
+        }
+    }
+
+    /// Logs the first failure of an episode in which the store refuses outbox writes.
+    private func noteOutboxUnavailable(_ message: String, _ error: any Error) {
+        guard !outboxUnavailableLogged.exchange(true, ordering: .relaxed) else { return }
+        log.warning(message, ["error": .string(String(describing: error))])
+    }
+
+    /// Records the deliveries the store could not take before, if it takes them now.
+    func recordUnrecordedDeliveries() {
+        let pending = unrecordedDeliveries.withLock { $0 }
+        guard !pending.isEmpty else { return }
+        var groups: [SentGroup: [String]] = [:]
+        for (message, transport) in pending {
+            groups[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
+        }
+        let sentGroups = groups
+        let now = clock.nowMilliseconds()
+        do {
+            try store.write { transaction in
+                for (group, ids) in sentGroups {
+                    try transaction.markOutboxMessagesSent(
+                        ids,
+                        of: group.projectID,
+                        transport: group.transport,
+                        at: now
+                    )
+                }
+            }
+            unrecordedDeliveries.withLock { kept in for message in pending.keys { kept[message] = nil } }
+            if outboxUnavailableLogged.exchange(false, ordering: .relaxed) {
+                log.info("mail outbox writable again", ["recordedDeliveries": .int(Int64(pending.count))])
+            }
+        } catch {
+            noteOutboxUnavailable("cannot record mail deliveries", error)
         }
     }
 
@@ -204,8 +259,15 @@ public final class Mailer: Sendable {
         composed: ComposedMail? = nil
     ) -> (transport: String, result: Result<Void, any Error>) {
         let transport = chooseTransport(record.projectID)
+        // Sent already, the store not yet told: recorded as sent, not sent again.
+        if let sentBy = unrecordedDeliveries.withLock({ $0[record.key] }) { return (sentBy, .success(())) }
         do {
-            try transport.deliver(try OutgoingMail(record, composed: composed))
+            // A message handed over by its write comes with its mail; one read back from the
+            // store has its values sealed.
+            let outgoing =
+                try composed.map { mail throws(MailError) in try OutgoingMail(record, composed: mail) }
+                ?? OutgoingMail(try record.opened(with: seal))
+            try transport.deliver(outgoing)
             return (transport.name, .success(()))
         } catch {
             return (transport.name, .failure(error))
@@ -287,12 +349,16 @@ public final class Mailer: Sendable {
                     }
                 }
             }
+            unrecordedDeliveries.withLock { kept in
+                for case .sent(let message, _) in recorded { kept[message] = nil }
+            }
         } catch {
-            // The claims lapse and the messages are tried again: at least once, never lost.
-            log.warning(
-                "cannot record mail deliveries",
-                ["count": .int(Int64(recorded.count)), "error": .string(String(describing: error))]
-            )
+            // The deliveries are kept in memory until the store takes them; the other outcomes'
+            // claims lapse and those messages are tried again: at least once, never lost.
+            unrecordedDeliveries.withLock { kept in
+                for case .sent(let message, let transport) in recorded { kept[message] = transport }
+            }
+            noteOutboxUnavailable("cannot record mail deliveries", error)
         }
     }
 

@@ -37,6 +37,9 @@ final class GroupCommitWriter: Sendable {
     private let report: @Sendable (String) -> Void
     /// Rows this writer saw committed that are never deleted; its thread's alone.
     private let permanentRows = PermanentRows()
+    /// Writes refused since the store last failed to write (`nil` while it writes): the cause
+    /// is reported once per episode, and the recovery once, not every refused write.
+    private let refusedSinceFailure = Mutex<Int?>(nil)
 
     /// Starts the writer thread. `connection` is used by that thread only from now on.
     /// - Parameter syncAfterCommit: makes every commit so far durable (an fsync of the
@@ -192,6 +195,7 @@ final class GroupCommitWriter: Sendable {
             return
         }
         permanentRows.transactionCommitted()
+        noteCommitted()
         commits.add(1, ordering: .relaxed)
         lastCommitUptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         committedWrites.add(batch.count, ordering: .relaxed)
@@ -224,7 +228,6 @@ final class GroupCommitWriter: Sendable {
                     try sync()
                 } catch {
                     failure = error
-                    report("sync after commit failed: \(error)")
                 }
                 for group in groups { finish(group, failure: failure) }
             }
@@ -246,8 +249,11 @@ final class GroupCommitWriter: Sendable {
         )
     }
 
+    /// Ends a failed transaction. SQLite rolls a transaction back by itself after some errors
+    /// (a full disk, an I/O error), so a `ROLLBACK` is sent only while one is still open.
     private func rollback(_ connection: any SQLConnection) {
         permanentRows.transactionRolledBack()
+        guard connection.isInTransaction else { return }
         do {
             try connection.execute("ROLLBACK", [])
         } catch {
@@ -255,14 +261,30 @@ final class GroupCommitWriter: Sendable {
         }
     }
 
+    /// Reports the first failure of an episode of failed writes, and counts the rest.
+    private func noteFailure(_ failure: any Error) {
+        let first = refusedSinceFailure.withLock { refused in
+            defer { refused = (refused ?? 0) + 1 }
+            return refused == nil
+        }
+        if first { report("the store cannot write (answering 503 until it can): \(failure)") }
+    }
+
+    private func noteCommitted() {
+        guard let refused = refusedSinceFailure.withLock({ $0.take() }) else { return }
+        report("the store writes again, after \(refused) refused writes")
+    }
+
     private func finish(_ batch: [PendingWrite], failure: (any Error)?) {
+        let unavailable = (failure as? StoreError)?.isUnavailable == true
+        if let failure, unavailable { noteFailure(failure) }
         for pending in batch {
             if let failure, pending.error == nil { pending.error = failure }
             if pending.waits {
                 pending.done.signal()
             } else if let completion = pending.completion {
                 completion(pending.error)
-            } else if let error = pending.error {
+            } else if let error = pending.error, !unavailable {
                 report("queued write failed: \(error)")
             }
         }

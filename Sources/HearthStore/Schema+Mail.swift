@@ -130,5 +130,18 @@ extension Schema {
                 CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
                 """
         ),
+        Migration(
+            version: 303,
+            name: "queued mail values sealed",
+            // A message's template values (its link, code included) and the development
+            // tools' copy of its action are stored sealed under a key derived from the master
+            // key (`HearthCore.MailSeal`); the clear columns stay empty. SQL cannot seal, so
+            // values queued before this step are sealed at start-up, where the master key is
+            // known (`MailSeal.sealMessagesStoredInTheClear`).
+            sql: """
+                ALTER TABLE mail_outbox ADD COLUMN sealed_values BYTES;
+                ALTER TABLE mail_bodies ADD COLUMN sealed_action BYTES;
+                """
+        ),
     ]
 }

@@ -30,4 +30,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "store error (\(kind)): \(message)" }
+
+    /// Whether the store cannot take writes for now (a full or failing disk, a lock held too
+    /// long, shutting down): the request may succeed later, so it is answered 503.
+    public var isUnavailable: Bool { kind == .io || kind == .busy || kind == .closed }
 }

@@ -14,6 +14,8 @@ import Testing
 final class RecordingTransport: MailTransport {
     let delivered = Mutex<[OutgoingMail]>([])
     let failure = Mutex<NetworkError?>(nil)
+    /// Runs after each delivery (a test filling the disk meanwhile).
+    let afterDelivery = Mutex<(@Sendable () -> Void)?>(nil)
     let delayMilliseconds: Int
     var name: String { "recording" }
 
@@ -23,6 +25,7 @@ final class RecordingTransport: MailTransport {
         if delayMilliseconds > 0 { usleep(useconds_t(delayMilliseconds * 1_000)) }
         if let error = failure.withLock({ $0 }) { throw error }
         delivered.withLock { $0.append(mail) }
+        afterDelivery.withLock { $0 }?()
     }
 }
 
@@ -38,9 +41,15 @@ final class RecordingTransport: MailTransport {
         try self.init(transport: RecordingTransport())
     }
 
-    init(transport: RecordingTransport, workers: Int = 2, pollMilliseconds: Int = 10) throws {
+    init(
+        transport: RecordingTransport,
+        workers: Int = 2,
+        pollMilliseconds: Int = 10,
+        databaseDirectory: URL? = nil
+    ) throws {
         directory = try TemporaryDirectory()
-        store = try SQLiteStore(SQLiteStore.Configuration(path: directory.url.appendingPathComponent("mail.db").path))
+        let database = (databaseDirectory ?? directory.url).appendingPathComponent("mail.db").path
+        store = try SQLiteStore(SQLiteStore.Configuration(path: database))
         projects = try ProjectDirectory(store: store, clock: clock)
         try projects.save(exampleProject())
         var configuration = MailDeliveryConfiguration()
@@ -55,6 +64,7 @@ final class RecordingTransport: MailTransport {
             clock: clock,
             log: Log(minimumLevel: .error),
             projects: projects,
+            seal: testMailSeal,
             configuration: configuration
         ) { _ in transport }
     }
@@ -87,7 +97,7 @@ final class RecordingTransport: MailTransport {
         #expect(mailer.deliverDueMessages(worker: "w") == 1)
         clock.advance(milliseconds: retention + 1)
         mailer.removeFinishedMessages()  // the first after a start looks at every finished message
-        #expect(try message(first.id).templateValues == nil)
+        #expect(try message(first.id).sealedValues == nil)
         let purgedBefore = clock.nowMilliseconds() - retention
         // Outcomes recorded late, with finish times before the previous purge (another node's
         // clock behind): within the look-back margin they are purged next time; further back,
@@ -111,8 +121,8 @@ final class RecordingTransport: MailTransport {
         }
         clock.advance(milliseconds: 60_000)
         mailer.removeFinishedMessages()
-        #expect(try message(late.id).templateValues == nil)
-        #expect(try message(later.id).templateValues != nil)
+        #expect(try message(late.id).sealedValues == nil)
+        #expect(try message(later.id).sealedValues != nil)
     }
 
     @Test func aFailedDeliveryIsRetriedWithBackOffUntilItSucceeds() throws {
@@ -198,7 +208,7 @@ final class RecordingTransport: MailTransport {
         let mail = try mailer.composer.compose(
             MailRequest(kind: .test, project: exampleProject(), recipient: recipient)
         )
-        var record = WriteTransaction.outboxRecord(for: mail, at: clock.nowMilliseconds())
+        var record = WriteTransaction.outboxRecord(for: mail, sealedWith: testMailSeal, at: clock.nowMilliseconds())
         mailer.claim(&record)
         return record
     }
@@ -364,7 +374,7 @@ final class RecordingTransport: MailTransport {
         )
         #expect(record.language == "fa" && record.kind == "VERIFY_AND_CHANGE_EMAIL" && record.action == nil)
         #expect(
-            try record.bodies()?.text.contains(
+            try record.opened(with: testMailSeal).bodies()?.text.contains(
                 "https://auth.example.com/__/auth/action?mode=verifyAndChangeEmail&oobCode=SAMPLE"
             ) == true
         )
@@ -390,10 +400,11 @@ final class RecordingTransport: MailTransport {
             link: link
         )
         request.languages = LanguagePreferences(explicit: "en")
-        let record = WriteTransaction.outboxRecord(
+        let record = try WriteTransaction.outboxRecord(
             for: try mailer.composer.compose(request),
+            sealedWith: testMailSeal,
             at: clock.nowMilliseconds()
-        )
+        ).opened(with: testMailSeal)
         let outgoing = try OutgoingMail(record)
         // The link the message was queued with, not the first one its text shows.
         #expect(outgoing.link == link)
@@ -431,7 +442,12 @@ final class RecordingTransport: MailTransport {
         request.displayName = "Ada \"Countess\" Lovelace"
         request.languages = LanguagePreferences(explicit: "it")
         let composed = try mailer.composer.compose(request)
-        let record = WriteTransaction.outboxRecord(for: composed, at: clock.nowMilliseconds())
+        let record = try WriteTransaction.outboxRecord(
+            for: composed,
+            sealedWith: testMailSeal,
+            at: clock.nowMilliseconds()
+        )
+        .opened(with: testMailSeal)
         let fromComposed = try OutgoingMail(record, composed: composed)
         let fromRecord = try OutgoingMail(record)
         #expect(fromComposed == fromRecord)

@@ -28,7 +28,7 @@ private let start: Int64 = 1_750_000_000_000
         let mail = try TemplateComposer().compose(sampleRequest(kind, language: "en"))
         let now = now ?? start
         return try store.write { transaction in
-            try (0..<count).map { _ in try transaction.enqueueMail(mail, at: now) }
+            try (0..<count).map { _ in try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: now) }
         }
     }
 
@@ -37,7 +37,7 @@ private let start: Int64 = 1_750_000_000_000
         let mail = try TemplateComposer().compose(sampleRequest(.action(.passwordReset), language: "it"))
         #expect(throws: Refused.self) {
             try store.write { transaction in
-                try transaction.enqueueMail(mail, at: start)
+                try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: start)
                 throw Refused()
             }
         }
@@ -49,7 +49,7 @@ private let start: Int64 = 1_750_000_000_000
             oobCode: "c0de",
             oobLink: "https://x/y"
         )
-        let record = try store.write { try $0.enqueueMail(mail, action: action, at: start) }
+        let record = try store.write { try $0.enqueueMail(mail, action: action, sealedWith: testMailSeal, at: start) }
         let stored = try #require(
             try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: record.id) }
         )
@@ -58,7 +58,10 @@ private let start: Int64 = 1_750_000_000_000
         #expect(stored.state == .queued && stored.attempts == 0)
         #expect(stored.messageID == "<\(record.id)@demo-project.hearth.local>")
         #expect(stored.expiresAt == start + 3_600_000)
-        #expect(stored.action?.oobCode == "c0de")
+        // Stored sealed: read back, the code opens with the seal only.
+        #expect(stored.action?.oobCode == nil && stored.templateValues == nil)
+        #expect(try stored.opened(with: testMailSeal).action?.oobCode == "c0de")
+        #expect(throws: MailError.self) { try stored.opened(with: MailSeal(masterKey: MasterKey.generate())) }
         #expect(
             try store.read { try $0.outboxActionMessages(projectID: DevelopmentSeed.projectID) }.map(\.id) == [
                 record.id
@@ -77,7 +80,7 @@ private let start: Int64 = 1_750_000_000_000
         let failed = DispatchSemaphore(value: 0)
         store.write(
             { transaction in
-                try transaction.enqueueMail(mail, at: start)
+                try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: start)
                 try transaction.connection.execute("INSERT INTO no_such_table VALUES (1)", [])
             },
             guarded: false,
@@ -88,12 +91,12 @@ private let start: Int64 = 1_750_000_000_000
         )
         failed.wait()
         #expect(try templateCount() == 0)
-        let record = try store.write { try $0.enqueueMail(mail, at: start) }
+        let record = try store.write { try $0.enqueueMail(mail, sealedWith: testMailSeal, at: start) }
         #expect(try templateCount() == 1)
         let stored = try #require(
             try store.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: record.id) }
         )
-        #expect(try stored.bodies()?.text == mail.text)
+        #expect(try stored.opened(with: testMailSeal).bodies()?.text == mail.text)
         // Once committed, later messages share it without inserting it again.
         _ = try queue(2, kind: .action(.verifyEmail))
         #expect(try templateCount() == 1)
@@ -258,7 +261,7 @@ private let start: Int64 = 1_750_000_000_000
         let purged = try #require(
             try store.read { try $0.outboxMessage(projectID: records[0].projectID, id: records[0].id) }
         )
-        #expect(purged.templateValues == nil && purged.subject == records[0].subject)
+        #expect(purged.sealedValues == nil && purged.subject == records[0].subject)
         #expect(try purged.bodies() == nil)
         #expect(try store.write { try $0.deleteOutboxMessages(finishedBefore: start + 1) } == 2)
     }
@@ -282,8 +285,9 @@ private let start: Int64 = 1_750_000_000_000
         #expect(before.body.template.key != after.body.template.key)
         let queued = try store.write { transaction in
             [
-                try transaction.enqueueMail(before, at: start), try transaction.enqueueMail(before, at: start),
-                try transaction.enqueueMail(after, at: start),
+                try transaction.enqueueMail(before, sealedWith: testMailSeal, at: start),
+                try transaction.enqueueMail(before, sealedWith: testMailSeal, at: start),
+                try transaction.enqueueMail(after, sealedWith: testMailSeal, at: start),
             ]
         }
         // Read back (as the admin API and a worker's claim do), each renders as it was composed.
@@ -291,7 +295,7 @@ private let start: Int64 = 1_750_000_000_000
             try #require(try store.read { try $0.outboxMessage(projectID: record.projectID, id: record.id) })
         }
         for (record, mail) in zip(stored, [before, before, after]) {
-            let bodies = try #require(try record.bodies())
+            let bodies = try #require(try record.opened(with: testMailSeal).bodies())
             #expect(bodies.html == mail.html && bodies.text == mail.text)
         }
         #expect(
@@ -302,7 +306,7 @@ private let start: Int64 = 1_750_000_000_000
         }
         let expected = Dictionary(uniqueKeysWithValues: zip(queued.map(\.id), [before.text, before.text, after.text]))
         #expect(claimed.count == 3)
-        for record in claimed { #expect(try record.bodies()?.text == expected[record.id]) }
+        for record in claimed { #expect(try record.opened(with: testMailSeal).bodies()?.text == expected[record.id]) }
         // The template is stored once, however many messages use it; each message keeps values only.
         let templates = try store.read {
             try $0.connection.queryFirst("SELECT count(*) FROM mail_templates", [])?.int(0)
@@ -375,41 +379,77 @@ private let start: Int64 = 1_750_000_000_000
         #expect(bodies == 0)
     }
 
-    @Test func keyingTheOutboxByProjectKeepsEveryField() throws {
-        // Step 302 rebuilds the outbox and the bodies' table: a message queued with an action,
-        // claimed and put back after a failed attempt reads back the same afterwards.
+    @Test func keyingTheOutboxByProjectThenSealingItsValuesKeepsEveryField() throws {
+        // Step 302 rebuilds the outbox and the bodies' table, and start-up seals what earlier
+        // versions stored in the clear: a message queued with an action (as the version before
+        // sealing wrote it), claimed and put back after a failed attempt reads back the same
+        // afterwards, with nothing usable left in the clear.
         let path = directory.url.appendingPathComponent("rekeyed.db").path
         let before = try SQLiteStore(
             SQLiteStore.Configuration(path: path),
-            migrations: Schema.migrations.filter { $0.version != 302 }
+            migrations: Schema.migrations.filter { !(302..<400).contains($0.version) }
         )
         try ProjectDirectory(store: before, clock: ManualClock(milliseconds: start)).save(exampleProject())
         let mail = try TemplateComposer().compose(sampleRequest(.action(.verifyAndChangeEmail), language: "it"))
-        let action = MailAction(
-            operation: .verifyAndChangeEmail,
-            email: "ada@example.com",
-            newEmail: "ada@example.org",
-            oobCode: "code-1",
-            oobLink: "https://example.com/link"
-        )
-        let queued = try before.write { try $0.enqueueMail(mail, action: action, at: start) }
+        let id = "0001-old-message"
         try before.write { transaction in
-            _ = try transaction.claimOutboxMessages(now: start, claimedUntil: start + 60_000, worker: "a", limit: 1)
-            try transaction.rescheduleOutboxMessage(
-                queued.key,
-                worker: "a",
-                nextAttemptAt: start + 5_000,
-                error: "busy"
+            try transaction.connection.execute(
+                "INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)",
+                [.blob(mail.body.template.key), .text(mail.body.template.source), .integer(start)]
+            )
+            try transaction.connection.execute(
+                """
+                INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
+                    action_request_type, action_email, action_new_email, state, attempts, created_at, expires_at,
+                    next_attempt_at, template_key, template_values)
+                VALUES (?, ?, ?, 'it', 'noreply@example.com', 'ada@example.org', ?, ?, 'VERIFY_AND_CHANGE_EMAIL',
+                    'ada@example.com', 'ada@example.org', 'queued', 0, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(id), .text(DevelopmentSeed.projectID), .text(mail.kind.rawValue), .text(mail.subject),
+                    .text("<\(id)@example.com>"), .integer(start), .integer(start + 3_600_000), .integer(start),
+                    .blob(mail.body.template.key), .text(mail.body.encodedValues),
+                ]
+            )
+            try transaction.connection.execute(
+                "INSERT INTO mail_bodies (id, action_code, action_link) VALUES (?, 'code-1', 'https://example.com/link')",
+                [.text(id)]
+            )
+            // Claimed once and put back after a failed attempt, as that version recorded it.
+            try transaction.connection.execute(
+                "UPDATE mail_outbox SET attempts = 1, last_error = 'busy', next_attempt_at = ? WHERE id = ?",
+                [.integer(start + 5_000), .text(id)]
             )
         }
-        let stored = try #require(try before.read { try $0.outboxMessage(projectID: queued.projectID, id: queued.id) })
         before.close()
         let after = try SQLiteStore(SQLiteStore.Configuration(path: path))
         defer { after.close() }
-        let rekeyed = try after.read { try $0.outboxMessage(projectID: queued.projectID, id: queued.id) }
-        #expect(rekeyed == stored)
-        #expect(stored.attempts == 1 && stored.lastError == "busy" && stored.action?.oobCode == "code-1")
-        #expect(try rekeyed?.bodies()?.text == mail.body.text)
+        let rekeyed = try #require(
+            try after.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: id) }
+        )
+        #expect(rekeyed.attempts == 1 && rekeyed.lastError == "busy" && rekeyed.action?.oobCode == "code-1")
+        #expect(rekeyed.action?.newEmail == "ada@example.org" && rekeyed.nextAttemptAt == start + 5_000)
+        #expect(try rekeyed.bodies()?.text == mail.body.text)
+
+        #expect(try testMailSeal.sealMessagesStoredInTheClear(in: after) == 1)
+        #expect(try testMailSeal.sealMessagesStoredInTheClear(in: after) == 0)
+        let sealed = try #require(try after.read { try $0.outboxMessage(projectID: DevelopmentSeed.projectID, id: id) })
+        #expect(sealed.templateValues == nil && sealed.action?.oobCode == nil && sealed.action?.oobLink == nil)
+        #expect(sealed.sealedValues != nil && sealed.action?.sealed != nil)
+        let clear = try after.read { transaction in
+            try transaction.connection.queryFirst(
+                """
+                SELECT count(*) FROM mail_outbox o JOIN mail_bodies b ON b.id = o.id
+                WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
+                """,
+                []
+            )?.int(0)
+        }
+        #expect(clear == 0)
+        let opened = try sealed.opened(with: testMailSeal)
+        #expect(opened.action?.oobCode == "code-1" && opened.action?.oobLink == "https://example.com/link")
+        #expect(try opened.bodies()?.text == mail.body.text)
+        #expect(opened.attempts == 1 && opened.lastError == "busy" && opened.state == .queued)
     }
 
     @Test func aStoredTemplateMustMatchItsKey() throws {

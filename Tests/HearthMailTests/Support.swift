@@ -38,3 +38,6 @@ final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// The seal of the mail tests' queued messages (a master key of their own).
+let testMailSeal = MailSeal(masterKey: MasterKey.generate())

@@ -62,6 +62,7 @@ extension EmailActionService {
             var record = WriteTransaction.outboxRecord(
                 for: recovery.mail,
                 action: project.id == developmentProjectID ? recovery.action : nil,
+                sealedWith: mailSeal,
                 at: now
             )
             dispatcher?.claim(&record)

@@ -13,16 +13,18 @@ public final class EmailActionService: Sendable {
     public let composer: any MailComposer
     /// Hearth's public base URL (without a trailing slash), the base of action links.
     public let publicURL: String
-    /// The development seed's project, whose queued emails also keep their code in clear
-    /// for `GET /emulator/v1/projects/{p}/oobCodes`; no other project's do.
+    /// The development seed's project, whose queued emails also keep their code (sealed,
+    /// like every message's values) for `GET /emulator/v1/projects/{p}/oobCodes`; no other
+    /// project's do.
     public let developmentProjectID: String?
+    /// Seals queued messages' values and actions.
+    public let mailSeal: MailSeal
     /// Sends the emails of committed requests at once; without one, they wait in the outbox
     /// for a delivery worker's next look.
     public let dispatcher: (any MailDispatcher)?
     /// The links admins generated (`returnOobLink`) for the development seed, newest last, for
     /// the same listing: no email holds them. Kept in memory only (a restart forgets them, as
-    /// the Firebase emulator forgets its codes), so no code is stored in clear beyond the
-    /// seed's queued emails; bounded to the latest ``generatedLinkLimit``.
+    /// the Firebase emulator forgets its codes), so no code is stored in the clear; bounded to the latest ``generatedLinkLimit``.
     private let generatedLinks = Mutex<[GeneratedLink]>([])
     public static let generatedLinkLimit = 1_000
 
@@ -39,6 +41,7 @@ public final class EmailActionService: Sendable {
         composer: any MailComposer,
         publicURL: String,
         developmentProjectID: String?,
+        mailSeal: MailSeal,
         dispatcher: (any MailDispatcher)? = nil
     ) {
         self.store = store
@@ -47,6 +50,7 @@ public final class EmailActionService: Sendable {
         self.composer = composer
         self.publicURL = publicURL
         self.developmentProjectID = developmentProjectID
+        self.mailSeal = mailSeal
         self.dispatcher = dispatcher
     }
 
@@ -270,7 +274,7 @@ public final class EmailActionService: Sendable {
             link: link
         )
         let message = mail.map { mail in
-            var record = WriteTransaction.outboxRecord(for: mail, action: action, at: now)
+            var record = WriteTransaction.outboxRecord(for: mail, action: action, sealedWith: mailSeal, at: now)
             dispatcher?.claim(&record)
             return record
         }

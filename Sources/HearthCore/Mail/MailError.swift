@@ -11,6 +11,9 @@ public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidTemplate
         /// Delivery settings (an SMTP URL) that cannot be used.
         case invalidSettings
+        /// A sealed value of a queued message that does not open (another master key, or
+        /// moved between rows).
+        case sealedValue
     }
 
     public let code: Code

@@ -32,23 +32,29 @@ extension WriteTransaction {
     public static let longestMailDeliveryMilliseconds: Int64 = 7 * 86_400_000
 
     /// Queues `mail` in this transaction: it is delivered after the transaction commits, and
-    /// never if it rolls back. Answers the stored message (its `id` and `messageID`).
+    /// never if it rolls back. Answers the stored message (its `id` and `messageID`), its
+    /// values sealed with `seal`.
     @discardableResult
     public func enqueueMail(
         _ mail: ComposedMail,
         action: MailAction? = nil,
+        sealedWith seal: MailSeal,
         at nowMilliseconds: Int64
     ) throws(StoreError) -> OutboxRecord {
-        let record = Self.outboxRecord(for: mail, action: action, at: nowMilliseconds)
+        let record = Self.outboxRecord(for: mail, action: action, sealedWith: seal, at: nowMilliseconds)
         try insertOutboxMessage(record)
         return record
     }
 
     /// The outbox row of `mail`, built before the write that queues it (with
-    /// `insertOutboxMessage`), so the store's writer spends no time formatting it.
-    public static func outboxRecord(for mail: ComposedMail, action: MailAction? = nil, at nowMilliseconds: Int64)
-        -> OutboxRecord
-    {
+    /// `insertOutboxMessage`), so the store's writer spends no time formatting or sealing it.
+    /// Its template values and action are sealed with `seal`: the row holds nothing usable.
+    public static func outboxRecord(
+        for mail: ComposedMail,
+        action: MailAction? = nil,
+        sealedWith seal: MailSeal,
+        at nowMilliseconds: Int64
+    ) -> OutboxRecord {
         // Time first, then randomness: new messages land at the end of the outbox's indexes
         // (hot pages) instead of at random places in them, and IDs sort by age.
         let id = Self.timePrefix(nowMilliseconds) + Base64URL.encode(SecureRandom.bytes(count: 12))
@@ -68,7 +74,7 @@ extension WriteTransaction {
             action: action.map(OutboxRecord.Action.init),
             createdAt: nowMilliseconds,
             expiresAt: nowMilliseconds + min(window, Self.longestMailDeliveryMilliseconds)
-        )
+        ).sealed(with: seal)
     }
 
     /// Whether `text` has the shape of a message ID this server makes: 9 base-32 digits of its

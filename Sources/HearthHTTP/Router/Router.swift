@@ -168,7 +168,7 @@ public struct Router: HTTPResponder {
         request.pathParameters = PathParameters(parameters)
         do {
             return try handler(request)
-        } catch let error as any HTTPResponseError {
+        } catch let error as any HTTPResponseError where error.response().status != .internalServerError {
             return error.response()
         } catch {
             log.error(
@@ -178,7 +178,7 @@ public struct Router: HTTPResponder {
                     "error": .string(String(reflecting: error)),
                 ]
             )
-            return GoogleAPIError.internal().response()
+            return (error as? any HTTPResponseError)?.response() ?? GoogleAPIError.internal().response()
         }
     }
 }

@@ -26,20 +26,24 @@ extension OutboxRecord {
         return .object(object)
     }
 
-    /// The summary plus the bodies (or `bodiesPurged`, or why they cannot be shown) and the
-    /// action, for one message.
+    /// The summary plus the bodies (or `bodiesSealed` for values not opened, `bodiesPurged`,
+    /// or why they cannot be shown) and the action, for one message.
     public var detailJSON: JSONValue {
         guard case .object(var object) = summaryJSON else { preconditionFailure("a summary is an object") }
         if let replyTo { object["replyTo"] = .string(replyTo) }
-        do {
-            if let (html, text) = try bodies() {
-                object["text"] = .string(text)
-                object["html"] = .string(html)
-            } else {
-                object["bodiesPurged"] = .bool(true)
+        if sealedValues != nil && templateValues == nil {
+            object["bodiesSealed"] = .bool(true)
+        } else {
+            do {
+                if let (html, text) = try bodies() {
+                    object["text"] = .string(text)
+                    object["html"] = .string(html)
+                } else {
+                    object["bodiesPurged"] = .bool(true)
+                }
+            } catch {
+                object["bodiesError"] = .string(error.message)
             }
-        } catch {
-            object["bodiesError"] = .string(error.message)
         }
         if let action { object["action"] = action.emulatorJSON }
         return .object(object)

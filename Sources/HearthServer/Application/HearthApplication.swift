@@ -55,7 +55,16 @@ public final class HearthApplication: Sendable {
         // delivery settings came from.
         var mailDelivery = mailDelivery
         if mailDelivery.keepBodiesOfProject == nil { mailDelivery.keepBodiesOfProject = developmentProjectID }
-        mailer = Mailer(store: store, clock: clock, log: log, projects: projects, configuration: mailDelivery)
+        let mailSeal = MailSeal(masterKey: masterKey)
+        try mailSeal.sealMessagesStoredInTheClear(in: store)
+        mailer = Mailer(
+            store: store,
+            clock: clock,
+            log: log,
+            projects: projects,
+            seal: mailSeal,
+            configuration: mailDelivery
+        )
         emailActions = EmailActionService(
             store: store,
             clock: clock,
@@ -63,6 +72,7 @@ public final class HearthApplication: Sendable {
             composer: mailer.composer,
             publicURL: publicURL,
             developmentProjectID: developmentProjectID,
+            mailSeal: mailSeal,
             dispatcher: mailer
         )
         installations = InstallationService(

@@ -66,5 +66,10 @@ struct StoredData {
         return project
     }
 
+    /// The seal of queued mail, keyed by the master key of `directory` (or the environment's).
+    func mailSeal(environment: [String: String]) throws(UsageError) -> MailSeal {
+        MailSeal(masterKey: try DataDirectory(path: directory).masterKey(environment: environment))
+    }
+
     func close() { store.close() }
 }

@@ -69,7 +69,7 @@ public enum HearthCommand {
         case "project", "admin-key", "keys":
             return try AdministrationCommand.run(command, rest, environment: environment)
         case "mail":
-            return try MailCommand.run(rest)
+            return try MailCommand.run(rest, environment: environment)
         case "doctor":
             return try DoctorCommand.run(rest)
         case "installations", "webhooks":

@@ -19,7 +19,7 @@ enum MailCommand {
                                          show a template, override parts of it, or drop the override
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
         guard let action = arguments.first else { throw UsageError("hearth mail: say what to do (see hearth --help)") }
         var rest = arguments.dropFirst()
         var name = "mail \(action)"
@@ -64,7 +64,11 @@ enum MailCommand {
             guard let record = try store.read({ try $0.outboxMessage(projectID: project.id, id: id) }) else {
                 throw UsageError("hearth mail show: no message \(id) in \(project.id)")
             }
-            print(String(decoding: record.detailJSON.serialized(), as: UTF8.self))
+            // Opened with the data directory's master key: whoever holds that may read them.
+            let seal = try stored.mailSeal(environment: environment)
+            // Values that do not open (another master key) are shown as sealed.
+            let opened = (try? record.opened(with: seal)) ?? record
+            print(String(decoding: opened.detailJSON.serialized(), as: UTF8.self))
         case "mail send-test":
             let to = try parsed.required("to", command: name)
             let kind = try mailKind(parsed.value("kind") ?? MailKind.test.rawValue, command: name)
@@ -73,6 +77,7 @@ enum MailCommand {
                 clock: clock,
                 log: Log(minimumLevel: .error),
                 projects: projects,
+                seal: try stored.mailSeal(environment: environment),
                 configuration: MailDeliveryConfiguration()
             )
             do {

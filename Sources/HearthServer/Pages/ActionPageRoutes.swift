@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthHTTP
+import HearthStore
 import HearthWire
 
 extension HearthApplication {
@@ -75,6 +76,9 @@ extension HearthApplication {
                 view.continueLink = ActionPageDecision.continueLink(pageRequest, continueURLs: continueURLs)
             }
             return view.page.response()
+        } catch let error as StoreError where error.isUnavailable {
+            // The store logs the cause once per episode.
+            return Self.errorPage(request, .unavailable, projectDefault: project?.settings.defaultLanguage)
         } catch {
             log.error("action page failed", ["error": .string(String(reflecting: error))])
             return Self.errorPage(request, .failure, projectDefault: project?.settings.defaultLanguage)

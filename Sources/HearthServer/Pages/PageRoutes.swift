@@ -1,6 +1,7 @@
 import HearthBase
 import HearthCore
 import HearthHTTP
+import HearthStore
 
 extension HearthApplication {
     /// The hosted pages: `/__/auth/action`, and a page (never JSON) for every other path
@@ -20,6 +21,8 @@ extension HearthApplication {
         case methodNotAllowed = "method-not-allowed"
         /// The page failed for a reason of the server's (500), logged.
         case failure
+        /// The store cannot write for now (503, with `Retry-After`).
+        case unavailable
     }
 
     /// The page of `error`, in the browser's language.
@@ -35,8 +38,9 @@ extension HearthApplication {
             case .notFound: (text.notFoundHeading, text.notFoundMessage, .notFound)
             case .methodNotAllowed: (text.methodHeading, text.methodMessage, .methodNotAllowed)
             case .failure: (text.failureHeading, text.failureMessage, .internalServerError)
+            case .unavailable: (text.failureHeading, text.failureMessage, .serviceUnavailable)
             }
-        return HostedPage(
+        var response = HostedPage(
             page: "error",
             outcome: error.rawValue,
             language: language,
@@ -45,5 +49,7 @@ extension HearthApplication {
             isProblem: true,
             status: status
         ).response()
+        if error == .unavailable { response.headers.set("Retry-After", String(StoreError.retryAfterSeconds)) }
+        return response
     }
 }

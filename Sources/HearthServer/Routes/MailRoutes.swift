@@ -54,7 +54,9 @@ extension HearthApplication {
             guard let record = try store.read({ try $0.outboxMessage(projectID: project.id, id: id) }) else {
                 throw GoogleAPIError.notFound("No message \(id) in \(project.id).")
             }
-            return .json(record.detailJSON)
+            // Opened for an admin of the project, who could make such a link anyway
+            // (`returnOobLink`); values that do not open are shown as sealed.
+            return .json(((try? record.opened(with: mailer.seal)) ?? record).detailJSON)
         }
 
         router.post("/hearth/v1/projects/{project}/mail:sendTest") { [self] request in
@@ -127,8 +129,10 @@ extension HearthApplication {
             let generated = emailActions.developmentGeneratedLinks()
             let pending = try store.read { transaction in
                 var listed: [(createdAt: Int64, json: JSONValue)] = []
-                for message in try transaction.outboxActionMessages(projectID: project.id) {
-                    guard let action = message.action, let code = action.oobCode,
+                for sealed in try transaction.outboxActionMessages(projectID: project.id) {
+                    // The seed's own codes, opened for its developer (as the emulator lists them).
+                    guard let message = try? sealed.opened(with: mailer.seal), let action = message.action,
+                        let code = action.oobCode,
                         emailActions.isUsable(code, project: project, in: transaction)
                     else { continue }
                     listed.append((message.createdAt, action.emulatorJSON))

@@ -56,9 +56,10 @@ extension HearthApplication {
 
     /// The answer to an error outside the router's own handling (deferred answers).
     func errorResponse(_ error: any Error) -> Response {
-        if let error = error as? any HTTPResponseError { return error.response() }
+        let answer = (error as? any HTTPResponseError)?.response()
+        if let answer, answer.status != .internalServerError { return answer }
         log.error("deferred answer failed", ["error": .string(String(reflecting: error))])
-        return GoogleAPIError.internal().response()
+        return answer ?? GoogleAPIError.internal().response()
     }
 }
 

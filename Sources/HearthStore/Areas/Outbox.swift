@@ -22,8 +22,8 @@ extension WriteTransaction {
                 id, project_id, kind, language, sender, recipient, reply_to, subject, message_id,
                 action_request_type, action_email, action_new_email, state, attempts, last_error, transport,
                 created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at,
-                template_key, template_values
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                template_key, template_values, sealed_values
+            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(record.id), .text(record.projectID), .text(record.kind), .text(record.language),
@@ -33,14 +33,18 @@ extension WriteTransaction {
                 .text(record.lastError), .text(record.transport), .integer(record.createdAt),
                 .integer(record.expiresAt), .integer(record.nextAttemptAt), .integer(record.claimedUntil),
                 .text(record.claimedBy), .integer(record.finishedAt), record.template.map { .blob($0.key) } ?? .null,
-                .text(record.templateValues),
+                .text(record.templateValues), record.sealedValues.map { .blob($0) } ?? .null,
             ]
         )
         let body = [record.htmlBody, record.textBody, record.action?.oobCode, record.action?.oobLink]
-        guard body.contains(where: { $0 != nil }) else { return }
+        let sealedAction = record.action?.sealed
+        guard body.contains(where: { $0 != nil }) || sealedAction != nil else { return }
         try connection.execute(
-            "INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link) VALUES (?, ?, ?, ?, ?)",
-            [.text(record.id)] + body.map { .text($0) }
+            """
+            INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link, sealed_action)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [.text(record.id)] + body.map { .text($0) } + [sealedAction.map { .blob($0) } ?? .null]
         )
     }
 
@@ -180,8 +184,9 @@ extension WriteTransaction {
         let window: [SQLValue] = [.integer(finishedSince), .integer(finishedBefore), .text(keepingProject ?? "")]
         let values = try connection.execute(
             """
-            UPDATE mail_outbox SET template_values = NULL
-            WHERE finished_at >= ? AND finished_at < ? AND project_id <> ? AND template_values IS NOT NULL
+            UPDATE mail_outbox SET template_values = NULL, sealed_values = NULL
+            WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
+                AND (template_values IS NOT NULL OR sealed_values IS NOT NULL)
             """,
             window
         )
@@ -261,7 +266,7 @@ extension StoreReading {
         try connection.query(
             """
             SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
-            WHERE o.project_id = ? AND b.action_code IS NOT NULL
+            WHERE o.project_id = ? AND (b.action_code IS NOT NULL OR b.sealed_action IS NOT NULL)
             ORDER BY o.id
             """,
             [.text(projectID)]
@@ -284,7 +289,7 @@ extension WriteTransaction {
         }
         guard
             let row = try connection.queryFirst(
-                "SELECT html_body, text_body, action_code, action_link FROM mail_bodies WHERE id = ?",
+                "SELECT html_body, text_body, action_code, action_link, sealed_action FROM mail_bodies WHERE id = ?",
                 [.text(record.id)]
             )
         else { return record }
@@ -292,6 +297,7 @@ extension WriteTransaction {
         record.textBody = row.optionalString(1)
         record.action?.oobCode = row.optionalString(2)
         record.action?.oobLink = row.optionalString(3)
+        if case .blob(let sealed) = row[4] { record.action?.sealed = sealed }
         return record
     }
 }
@@ -303,7 +309,7 @@ extension OutboxRecord {
         b.text_body, o.message_id, o.action_request_type, o.action_email, o.action_new_email, b.action_code, \
         b.action_link, o.state, o.attempts, o.last_error, o.transport, o.created_at, o.expires_at, \
         o.next_attempt_at, o.claimed_until, o.claimed_by, o.finished_at, o.template_key, t.source, \
-        o.template_values
+        o.template_values, o.sealed_values, b.sealed_action
         """
 
     static let joined = """
@@ -317,7 +323,7 @@ extension OutboxRecord {
         id, project_id, kind, language, sender, recipient, reply_to, subject, NULL, NULL, message_id, \
         action_request_type, action_email, action_new_email, NULL, NULL, state, attempts, last_error, \
         transport, created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at, \
-        template_key, '', template_values
+        template_key, '', template_values, sealed_values, NULL
         """
 
     init(row: SQLRow) {
@@ -357,5 +363,41 @@ extension OutboxRecord {
             template = Template(key: key, source: row.optionalString(27) ?? "")
         }
         templateValues = row.optionalString(28)
+        if case .blob(let sealed) = row[29] { sealedValues = sealed }
+        if case .blob(let sealed) = row[30] { action?.sealed = sealed }
+    }
+}
+
+extension WriteTransaction {
+    /// Up to `limit` messages whose template values or action a version that did not seal
+    /// them stored in the clear.
+    public func outboxMessagesInTheClear(limit: Int) throws(StoreError) -> [OutboxRecord] {
+        try connection.query(
+            """
+            SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
+            WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
+            LIMIT ?
+            """,
+            [.integer(Int64(limit))]
+        ).map(OutboxRecord.init(row:))
+    }
+
+    /// Stores `record`'s template values and action as it holds them (sealed), dropping their
+    /// clear forms.
+    public func replaceOutboxValues(with record: OutboxRecord) throws(StoreError) {
+        try connection.execute(
+            "UPDATE mail_outbox SET template_values = ?, sealed_values = ? WHERE project_id = ? AND id = ?",
+            [
+                .text(record.templateValues), record.sealedValues.map { .blob($0) } ?? .null,
+                .text(record.projectID), .text(record.id),
+            ]
+        )
+        try connection.execute(
+            "UPDATE mail_bodies SET action_code = ?, action_link = ?, sealed_action = ? WHERE id = ?",
+            [
+                .text(record.action?.oobCode), .text(record.action?.oobLink),
+                record.action?.sealed.map { .blob($0) } ?? .null, .text(record.id),
+            ]
+        )
     }
 }

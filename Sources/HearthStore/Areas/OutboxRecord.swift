@@ -12,15 +12,26 @@ public struct OutboxRecord: Sendable, Equatable {
         public var requestType: String
         public var email: String
         public var newEmail: String?
+        /// The code and link in the clear: in memory only (opened from `sealed`), never stored.
         public var oobCode: String?
         public var oobLink: String?
+        /// The code and link as stored, sealed (`HearthCore.MailSeal`).
+        public var sealed: [UInt8]?
 
-        public init(requestType: String, email: String, newEmail: String? = nil, oobCode: String?, oobLink: String?) {
+        public init(
+            requestType: String,
+            email: String,
+            newEmail: String? = nil,
+            oobCode: String?,
+            oobLink: String?,
+            sealed: [UInt8]? = nil
+        ) {
             self.requestType = requestType
             self.email = email
             self.newEmail = newEmail
             self.oobCode = oobCode
             self.oobLink = oobLink
+            self.sealed = sealed
         }
     }
 
@@ -65,8 +76,11 @@ public struct OutboxRecord: Sendable, Equatable {
     /// The bodies of a message queued as the template they are rendered from
     /// (`HearthCore.MailBody`), stored once for all its messages ...
     public var template: Template?
-    /// ... and the values that fill it (a JSON object), `nil` once purged after delivery.
+    /// ... and the values that fill it (a JSON object): in the clear in memory only (opened
+    /// from `sealedValues`; stored so only by versions that did not seal them) ...
     public var templateValues: String?
+    /// ... and as stored, sealed (`HearthCore.MailSeal`), `nil` once purged after delivery.
+    public var sealedValues: [UInt8]?
     /// The RFC 5322 `Message-ID`, with its angle brackets; the same on every attempt.
     public var messageID: String
     public var action: Action?
@@ -97,6 +111,7 @@ public struct OutboxRecord: Sendable, Equatable {
         textBody: String? = nil,
         template: Template? = nil,
         templateValues: String? = nil,
+        sealedValues: [UInt8]? = nil,
         messageID: String,
         action: Action? = nil,
         createdAt: Int64,
@@ -114,6 +129,7 @@ public struct OutboxRecord: Sendable, Equatable {
         self.textBody = textBody
         self.template = template
         self.templateValues = templateValues
+        self.sealedValues = sealedValues
         self.messageID = messageID
         self.action = action
         self.state = .queued

@@ -16,6 +16,9 @@ public protocol SQLConnection: AnyObject {
 
     /// Runs several `;`-separated statements without parameters (migrations, pragmas).
     func executeScript(_ sql: String) throws(StoreError)
+
+    /// Whether a transaction is open (the backend may have ended one itself after an error).
+    var isInTransaction: Bool { get }
 }
 
 extension SQLConnection {

@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `SQLITE_TRANSIENT` is a cast macro Swift cannot import: it tells SQLite to copy bound
 /// bytes before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -32,6 +36,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// Opens (or creates, unless `readOnly`) the database at `path`.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         _ = processConfiguration
+        if !readOnly { Self.restrictToOwner(path) }
         var db: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -45,6 +50,19 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    /// Creates the database file (if missing) readable and writable by its owner only, and
+    /// narrows an existing one and its log files to that: SQLite gives the `-wal` and `-shm`
+    /// files it creates the database file's permissions. They hold every account and message.
+    private static func restrictToOwner(_ path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            fchmod(descriptor, 0o600)
+            close(descriptor)
+        }
+        for suffix in ["-wal", "-shm", "-journal"] { chmod(path + suffix, 0o600) }
     }
 
     deinit {
@@ -89,6 +107,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         // Busy: another connection is checkpointing; this one tries again after its next commit.
         if status != SQLITE_OK && status & 0xFF != SQLITE_BUSY { throw error(status, sql: "checkpoint") }
     }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {

@@ -3,7 +3,9 @@ import Synchronization
 
 /// The embedded store: one SQLite database file in WAL mode with `synchronous=FULL`, so an
 /// acknowledged write survives a power loss. Writes go through one group-committing writer;
-/// reads use a pool of read-only connections and run in parallel with it.
+/// reads use a pool of read-only connections and run in parallel with it. The files are the
+/// owner's alone (0600), and deleted content is zeroed where that costs no extra write
+/// (`secure_delete = FAST`), so values purged from a row do not linger in its page.
 public final class SQLiteStore: Store {
     public struct Configuration: Sendable {
         public var path: String
@@ -72,6 +74,7 @@ public final class SQLiteStore: Store {
             PRAGMA cache_size = -\(configuration.writerCacheKiB);
             PRAGMA mmap_size = \(configuration.mmapBytes);
             PRAGMA journal_size_limit = \(Self.logSizeLimitBytes);
+            PRAGMA secure_delete = FAST;
             """
         )
         try Migration.apply(migrations, on: connection)
