@@ -159,7 +159,14 @@ enum APIDescription {
                     operation["operationId"] = .string("projects.\(method.method).\(http)")
                     operation["parameters"] = .array([projectParameter] + batchGetQuery)
                     operation["security"] = adminSecurity
-                    operation["links"] = nil
+                    // An admin's call answers no tokens: nothing to link from.
+                    if var responses = operation["responses"]?.objectValue,
+                        var success = responses["200"]?.objectValue
+                    {
+                        success["links"] = nil
+                        responses["200"] = .object(success)
+                        operation["responses"] = .object(responses)
+                    }
                     return (http, JSONValue.object(operation))
                 }
                 paths.append(("/v1/projects/{project}/\(method.method)", .object(JSONObject(scoped))))
@@ -655,7 +662,7 @@ enum APIDescription {
                 "requestBody": ["requestType": "VERIFY_EMAIL", "idToken": "$response.body#/idToken"],
             ],
             "refresh": [
-                "operationId": "token.post",
+                "operationId": "token",
                 "requestBody": ["grant_type": "refresh_token", "refresh_token": "$response.body#/refreshToken"],
             ],
             "delete": ["operationId": "accounts:delete.post", "requestBody": idToken],
