@@ -96,18 +96,19 @@ def run_schemathesis(args, workdir):
     har = os.path.join(workdir, "run.har")
     command = [
         os.path.join(os.path.dirname(sys.executable), "schemathesis"), "--config-file", config, "--no-color",
-        "run", args.spec, "--url", args.base_url,
+        "run", os.path.abspath(args.spec), "--url", args.base_url,
         "--checks", "not_a_server_error", "--max-response-time", str(TIMEOUT_SECONDS),
         "--request-timeout", str(TIMEOUT_SECONDS * 2), "--request-retries", "0",
         "--phases", "examples,coverage,fuzzing,stateful", "--max-time", str(args.max_time),
-        "--max-examples", str(args.max_examples), "--seed", str(args.seed), "--workers", "1",
+        "--max-examples", str(args.max_examples), "--seed", str(args.seed), "--mode", args.mode, "--workers", "1",
         "--suppress-health-check", "all", "--generation-database", "none", "--continue-on-failure",
         "--report", "har", "--report-har-path", har, "--warnings", "off",
     ]
     for operation in EXCLUDED_OPERATIONS:
         command += ["--exclude-operation-id", operation]
     started = time.monotonic()
-    result = subprocess.run(command, capture_output=True, text=True, timeout=args.max_time * 3 + 120)
+    # In the temporary folder: schemathesis keeps a crash cache in its working directory.
+    result = subprocess.run(command, capture_output=True, text=True, timeout=args.max_time * 3 + 120, cwd=workdir)
     seconds = time.monotonic() - started
     entries = []
     if os.path.exists(har):
@@ -175,6 +176,7 @@ def main():
     parser.add_argument("--max-examples", type=int, default=25)
     parser.add_argument("--seed", type=int, default=20261203)
     parser.add_argument("--forms", type=int, default=300)
+    parser.add_argument("--mode", default="all", choices=["all", "positive", "negative"])
     args = parser.parse_args()
 
     before = resident_mib(args.server_pid)
@@ -213,7 +215,13 @@ def main():
     output = (result.stdout + result.stderr).splitlines()
     summary = [line for line in output[next((i for i, line in enumerate(output) if "SUMMARY" in line), len(output)):]
                if line.strip() and not line.startswith("  - HAR")]
+    # The calls that only succeed with a token from an earlier answer (the description's links).
+    linked = {name: sum(1 for entry in entries if entry["response"]["status"] < 300
+                        and urllib.parse.urlsplit(entry["request"]["url"]).path.endswith(name))
+              for name in ("/authTokens:generate", "/accounts:lookup", "/accounts:update", "/token")}
     print("\n".join(problems + summary + [
+        "schemathesis_routes: 2xx answers needing an earlier answer's token: "
+        + ", ".join(f"{name} {count}" for name, count in linked.items()),
         f"schemathesis_routes: {len(entries)} schemathesis requests in {seconds:.0f} s (slowest {slowest:.2f} s), "
         f"statuses {counts(statuses)}",
         f"schemathesis_routes: {sum(form_statuses.values())} hosted-form posts, statuses {counts(form_statuses)}",
