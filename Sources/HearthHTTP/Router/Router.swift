@@ -20,6 +20,9 @@ public struct Router: HTTPResponder {
     ]
 
     private var root = RouteNode()
+    /// Every registered method and pattern, in registration order: what the API description
+    /// is checked against.
+    public private(set) var registeredRoutes: [(method: HTTPMethod, pattern: String)] = []
     /// Alias prefixes, as segments, stripped from a path before matching.
     private let aliases: [[Substring]]
     /// The byte length of each alias's first segment, to skip most comparisons.
@@ -56,6 +59,7 @@ public struct Router: HTTPResponder {
     /// Registering the same method and pattern twice is a programming error.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         root.insert(RoutePattern(pattern).segments[...], RouteNode.Endpoint(method: method, handler: handler))
+        registeredRoutes.append((method, pattern))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }

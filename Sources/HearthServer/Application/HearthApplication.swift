@@ -100,6 +100,7 @@ public final class HearthApplication: Sendable {
     func makeRouter() -> Router {
         var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log)
         addHealthRoutes(to: &router)
+        addAPIDescriptionRoutes(to: &router)
         addKeyRoutes(to: &router)
         addIdentityToolkitRoutes(to: &router)
         addMailRoutes(to: &router)
