@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "HearthWireTests", dependencies: ["HearthWire"]),
         .testTarget(name: "HearthCryptoTests", dependencies: ["HearthCrypto"]),
         .testTarget(name: "HearthHTTPTests", dependencies: ["HearthHTTP"]),
-        .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore"]),
+        .testTarget(name: "HearthStoreTests", dependencies: ["HearthStore", "HearthTestSupport"]),
         .testTarget(name: "HearthNetworkTests", dependencies: ["HearthNetwork", "HearthTestSupport"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthStore", "HearthWire"]),
         .testTarget(

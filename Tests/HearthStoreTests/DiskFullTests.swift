@@ -1,11 +1,8 @@
 import Foundation
 import HearthStore
+import HearthTestSupport
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The store on a small tmpfs that fills up: writes are refused with an error the server
 /// answers 503 (`isUnavailable`), the cause is reported once for the episode (no rollback
@@ -13,28 +10,18 @@ import Testing
 @Suite struct DiskFullTests {
     @Test("a full disk refuses writes as unavailable, reports once, and every acknowledged write is found after")
     func aFullDiskRefusesWritesAndRecovers() throws {
-        guard getuid() == 0 else {
-            print("disk full: skipped, mounting a tmpfs needs root (CI runs as root)")
-            return
-        }
-        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "hearth-full-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: mountPoint) }
-        try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint.path])
-        defer { try? Self.run("/bin/umount", [mountPoint.path]) }
+        guard let disk = try SmallDisk.mount(megabytes: 3, label: "disk full") else { return }
+        defer { disk.unmount() }
 
         let reports = Mutex<[String]>([])
         let store = try SQLiteStore(
-            SQLiteStore.Configuration(path: mountPoint.appendingPathComponent("hearth.db").path),
+            SQLiteStore.Configuration(path: disk.directory.appendingPathComponent("hearth.db").path),
             migrations: [
                 Migration(version: 1, name: "rows", sql: "CREATE TABLE rows (id INTEGER PRIMARY KEY, v TEXT)")
             ],
             report: { line in reports.withLock { $0.append(line) } }
         )
         defer { store.close() }
-        let filler = mountPoint.appendingPathComponent("filler").path
         let value = String(repeating: "x", count: 2_000)
         var acknowledged: [Int64] = []
         var refused = 0
@@ -52,10 +39,10 @@ import Testing
             }
         }
         for id in 0..<50 { write(Int64(id)) }
-        Self.fill(filler)
+        disk.fill()
         for id in 50..<250 { write(Int64(id)) }
         let refusedWhileFull = refused
-        unlink(filler)
+        disk.free()
         for id in 250..<300 { write(Int64(id)) }
 
         let found = Set(try store.read { try $0.connection.query("SELECT id FROM rows", []).map { $0.int64(0) } })
@@ -75,24 +62,5 @@ import Testing
         #expect(causes >= 1 && causes <= 2)
         #expect(rollbacks == 0)
         #expect(acknowledged.contains(299), "writes are taken again once space is freed")
-    }
-
-    /// Writes zeros to `path` until the file system is full.
-    static func fill(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(descriptor) }
-        let block = [UInt8](repeating: 0, count: 4_096)
-        while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StoreError(.other, "\(executable) \(arguments.joined(separator: " ")) failed")
-        }
     }
 }

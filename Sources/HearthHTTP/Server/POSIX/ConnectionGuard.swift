@@ -81,8 +81,7 @@ final class ConnectionGuard: Sendable {
     let limits: Limits
     let counters = Counters()
     private let registry = Mutex(Registry())
-    private let wakeReader: Int32
-    private let wakeWriter: Int32
+    private let wakePipe = WakePipe()
     private let finished = ConditionLock(false)
     /// Called on the guard's thread at every check, with the check's monotonic time (the idle
     /// memory trimmer).
@@ -110,20 +109,6 @@ final class ConnectionGuard: Sendable {
             statusLine: "408 Request Timeout",
             extraHeaders: ""
         )
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeReader = ends[0]
-        wakeWriter = ends[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     // MARK: Connections
@@ -207,7 +192,7 @@ final class ConnectionGuard: Sendable {
     /// Starts the thread that enforces the deadlines (once).
     func start() {
         let starts = registry.withLock { registry -> Bool in
-            guard !registry.running, !registry.stopping, wakeReader >= 0 else { return false }
+            guard !registry.running, !registry.stopping, wakePipe.isOpen else { return false }
             registry.running = true
             return true
         }
@@ -223,8 +208,7 @@ final class ConnectionGuard: Sendable {
             return true
         }
         guard wasRunning else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)
+        wakePipe.wake()
         finished.wait(until: { $0 }, then: { $0 = false })
         registry.withLock {
             $0.stopping = false
@@ -239,7 +223,7 @@ final class ConnectionGuard: Sendable {
 
     private func run() {
         while true {
-            var wake = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
+            var wake = pollfd(fd: wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&wake, 1, tickMilliseconds)
             if registry.withLock({ $0.stopping }) { break }
             let now = ServerCore.monotonicNanoseconds()

@@ -36,8 +36,7 @@ final class LingeringClose: Sendable {
 
     private let state = Mutex(State())
     /// A pipe that wakes the thread when sockets are adopted or when it must stop.
-    private let wakeReader: Int32
-    private let wakeWriter: Int32
+    private let wakePipe = WakePipe()
     /// Set by the thread as it ends.
     private let finished = ConditionLock(false)
 
@@ -46,26 +45,12 @@ final class LingeringClose: Sendable {
         self.limitSeconds = max(0, limitSeconds)
         self.quietSeconds = max(1, min(quietSeconds, max(1, limitSeconds)))
         self.capacity = max(1, capacity)
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeReader = ends[0]
-        wakeWriter = ends[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     /// Starts the reading thread (once).
     func start() {
         let starts = state.withLock { state -> Bool in
-            guard !state.running, !state.stopping, limitBytes > 0, limitSeconds > 0, wakeReader >= 0 else {
+            guard !state.running, !state.stopping, limitBytes > 0, limitSeconds > 0, wakePipe.isOpen else {
                 return false
             }
             state.running = true
@@ -96,7 +81,7 @@ final class LingeringClose: Sendable {
             close(duplicate)
             return
         }
-        wake()
+        wakePipe.wake()
     }
 
     /// Sockets adopted that the thread has not taken yet (for tests).
@@ -111,14 +96,9 @@ final class LingeringClose: Sendable {
             return true
         }
         guard wasRunning else { return }
-        wake()
+        wakePipe.wake()
         finished.wait(until: { $0 }, then: { $0 = false })
         state.withLock { $0.stopping = false }
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)
     }
 
     private struct Kept {
@@ -158,15 +138,14 @@ final class LingeringClose: Sendable {
                 return
             }
 
-            var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0)]
             descriptors += kept.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             let nearest = kept.map { min($0.deadline, $0.quietDeadline) }.min()
             let timeout = nearest.map { Self.milliseconds(until: $0, from: now) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { continue }
             if descriptors[0].revents != 0 {
-                var drained = [UInt8](repeating: 0, count: 64)
-                while read(wakeReader, &drained, drained.count) > 0 {}
+                wakePipe.drain()
             }
 
             let after = ContinuousClock.now
