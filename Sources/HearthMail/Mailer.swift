@@ -227,23 +227,10 @@ public final class Mailer: Sendable {
     func recordUnrecordedDeliveries() {
         let pending = unrecordedDeliveries.withLock { $0 }
         guard !pending.isEmpty else { return }
-        var groups: [SentGroup: [String]] = [:]
-        for (message, transport) in pending {
-            groups[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
-        }
-        let sentGroups = groups
+        let sentGroups = SentGroup.grouping(pending.map { ($0.key, $0.value) })
         let now = clock.nowMilliseconds()
         do {
-            try store.write { transaction in
-                for (group, ids) in sentGroups {
-                    try transaction.markOutboxMessagesSent(
-                        ids,
-                        of: group.projectID,
-                        transport: group.transport,
-                        at: now
-                    )
-                }
-            }
+            try store.write { transaction in try SentGroup.record(sentGroups, in: transaction, at: now) }
             unrecordedDeliveries.withLock { kept in for message in pending.keys { kept[message] = nil } }
             if outboxUnavailableLogged.exchange(false, ordering: .relaxed) {
                 log.info("mail outbox writable again", ["recordedDeliveries": .int(Int64(pending.count))])
@@ -319,21 +306,15 @@ public final class Mailer: Sendable {
         let recorded = changes
         // Deliveries are recorded together per project and transport (a batch is mostly one
         // of each), failures one by one.
-        var sent: [SentGroup: [String]] = [:]
-        for case .sent(let message, let transport) in changes {
-            sent[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
-        }
-        let sentGroups = sent
+        let sentGroups = SentGroup.grouping(
+            changes.compactMap { change in
+                guard case .sent(let message, let transport) = change else { return nil }
+                return (message, transport)
+            }
+        )
         do {
             try store.write { transaction in
-                for (group, ids) in sentGroups {
-                    try transaction.markOutboxMessagesSent(
-                        ids,
-                        of: group.projectID,
-                        transport: group.transport,
-                        at: now
-                    )
-                }
+                try SentGroup.record(sentGroups, in: transaction, at: now)
                 for change in recorded {
                     switch change {
                     case .sent: break
@@ -392,6 +373,22 @@ public final class Mailer: Sendable {
 private struct SentGroup: Hashable {
     var projectID: String
     var transport: String
+
+    /// The IDs of delivered messages by project and transport.
+    static func grouping(_ deliveries: [(message: OutboxRecord.Key, transport: String)]) -> [SentGroup: [String]] {
+        var groups: [SentGroup: [String]] = [:]
+        for (message, transport) in deliveries {
+            groups[SentGroup(projectID: message.projectID, transport: transport), default: []].append(message.id)
+        }
+        return groups
+    }
+
+    /// Marks every group's messages sent, one statement per group.
+    static func record(_ groups: [SentGroup: [String]], in transaction: WriteTransaction, at now: Int64) throws {
+        for (group, ids) in groups {
+            try transaction.markOutboxMessagesSent(ids, of: group.projectID, transport: group.transport, at: now)
+        }
+    }
 }
 
 /// What became of one claimed message.
