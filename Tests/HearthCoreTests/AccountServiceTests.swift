@@ -184,7 +184,7 @@ struct AccountFixture {
                 clientAddress: "6.6.6.6"
             )
         }
-        #expect(refusal.httpStatus == 429 && refusal.code == .tooManyAttempts)
+        #expect(refusal.httpStatus == 400 && refusal.code == .tooManyAttempts)
         #expect(refusal.message.contains("on this account from this address") && refusal.message.contains("10 s"))
         #expect(!refusal.message.contains("disabled"))
         #expect(fixture.hasher.totalVerifications == spent)

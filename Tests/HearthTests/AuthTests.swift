@@ -51,7 +51,7 @@ struct AuthTests {
     }
 
     @Test(
-        "The server's own 429 after repeated wrong passwords is tooManyRequests; the right one signs in once the wait is over"
+        "The server's TOO_MANY_ATTEMPTS_TRY_LATER after repeated wrong passwords is tooManyRequests; the right one signs in once the wait is over"
     )
     func tooManyWrongPasswords() async throws {
         let harness = try ClientHarness()

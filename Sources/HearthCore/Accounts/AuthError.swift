@@ -166,15 +166,14 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     // Common errors.
 
     public static let weakPassword = AuthError(.weakPassword)
-    /// A sign-in refused while the caller's failed attempts back off: 429 with `Retry-After`,
-    /// under Firebase's code (SDKs map it to "too many requests"), saying whose failures
-    /// (this address's, or this address's on this account) and when to try again.
+    /// A sign-in refused while the caller's failed attempts back off: Firebase's code and
+    /// status (400; SDKs map the code to "too many requests") with `Retry-After`, saying whose
+    /// failures (this address's, or this address's on this account) and when to try again.
     public static func signInBackoff(retryAfterSeconds: Int64, acrossAccounts: Bool) -> AuthError {
         let whose = acrossAccounts ? "from this address" : "on this account from this address"
         return AuthError(
             .tooManyAttempts,
             "Too many failed sign-in attempts \(whose). Try again in \(retryAfterSeconds) s.",
-            httpStatus: 429,
             retryAfterSeconds: retryAfterSeconds
         )
     }
@@ -184,7 +183,6 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         AuthError(
             .tooManyAttempts,
             "Too many new accounts from this address. Try again in \(retryAfterSeconds) s.",
-            httpStatus: 429,
             retryAfterSeconds: retryAfterSeconds
         )
     }
