@@ -24,9 +24,10 @@ USERS = 2000
 API_KEY = "bench-email-key"
 
 
-def start_server(hearth_class, binary, workdir, threads):
+def start_server(hearth_class, binary, workdir, threads, name="hearth-email", extra_args=()):
     """Starts the bench project's Hearth with its users and writes the wrk script; answers the
-    server (stop it when done) and the script's path. Shared with bench/probe.py."""
+    server (stop it when done) and the script's path. Shared with bench/probe.py and
+    bench/rows_postgres.py (which names a database in `extra_args`)."""
     config = os.path.join(workdir, "email-bench.json")
     with open(config, "w") as f:
         json.dump(
@@ -44,10 +45,10 @@ def start_server(hearth_class, binary, workdir, threads):
             },
             f,
         )
-    server = hearth_class(binary, workdir, threads, name="hearth-email", extra_args=["--config", config])
+    server = hearth_class(binary, workdir, threads, name=name, extra_args=["--config", config, *extra_args])
     try:
         credential = subprocess.run(
-            [binary, "admin-key", "create", "--project", "bench-email", "--data", server.data],
+            [binary, "admin-key", "create", "--project", "bench-email", "--data", server.data, *extra_args],
             capture_output=True,
             text=True,
             check=True,
