@@ -83,6 +83,40 @@ import Testing
         #expect(delivery?["deliverTime"] is String)
     }
 
+    @Test func aWebhookThatAnswersARedirectIsRetriedAndTheRedirectIsNeverFollowed() throws {
+        let elsewhere = try WebhookReceiver()
+        let redirecting = try WebhookReceiver(redirectTo: elsewhere.url)
+        let server = try HearthServerProcess(arguments: ["--webhook-retry-base-ms", "200"])
+        let client = server.client()
+        #expect(try client.admin("POST", "installationWebhooks", ["url": redirecting.url]).status == 200)
+        let installation = try client.register()
+        #expect(try client.deleteInstallation(installation).status == 200)
+
+        // Two attempts reached the redirecting receiver, so the first one's answer was taken
+        // (and a followed redirect would have been sent before it was).
+        let attempts = redirecting.requests(count: 2)
+        #expect(attempts.count >= 2)
+        #expect(attempts.allSatisfy { $0["status"] as? Int == 302 && $0["method"] as? String == "POST" })
+        let followed = elsewhere.requests(count: 1, timeout: 0)
+        #expect(followed.isEmpty, "the redirect target received \(followed)")
+        #expect(
+            try eventually {
+                let deliveries =
+                    try client.admin("GET", "installations/\(installation.fid)").json["deliveries"] as? [[String: Any]]
+                return (deliveries?.first?["attempts"] as? Int ?? 0) >= 2
+            }
+        )
+        let delivery = try #require(
+            (try client.admin("GET", "installations/\(installation.fid)").json["deliveries"] as? [[String: Any]])?.first
+        )
+        #expect(delivery["state"] as? String == "pending")
+        #expect(delivery["lastStatus"] as? Int == 302)
+        print(
+            "webhook redirect: \(attempts.count) attempts answered 302, \(followed.count) requests at the target, "
+                + "delivery \(delivery["state"] ?? "?") after \(delivery["attempts"] ?? "?") attempts"
+        )
+    }
+
     /// The documented check a receiver makes: `t=<seconds>,v1=<hex HMAC-SHA256 of "t.body">`,
     /// with `t` within five minutes.
     private static func signatureIsValid(_ header: String, secret: String, body: [UInt8], now: Int64) -> Bool {

@@ -148,12 +148,16 @@ final class WebhookReceiver: @unchecked Sendable {
 
     var url: String { "http://127.0.0.1:\(port)/hooks/installations" }
 
-    init(failFirst: Int) throws {
+    /// Answers 500 to the first `failFirst` requests and 200 afterwards; with `redirectTo`,
+    /// 302 to that URL to every request.
+    init(failFirst: Int = 0, redirectTo: String? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: testPython)
-        process.arguments = [
-            testToolingDirectory.appendingPathComponent("webhook_receiver.py").path, "--fail-first", String(failFirst),
-        ]
+        process.arguments =
+            [
+                testToolingDirectory.appendingPathComponent("webhook_receiver.py").path, "--fail-first",
+                String(failFirst),
+            ] + (redirectTo.map { ["--redirect-to", $0] } ?? [])
         let pipe = Pipe()
         process.standardOutput = pipe
         // Not the test's own stderr: a receiver left behind must not hold the runner's pipe.

@@ -54,34 +54,70 @@ import Testing
         let listed = Set(try client.pendingCodes().map(\.oobCode))
         #expect(!listed.isEmpty && listed.isSubset(of: Set(codes)))
 
-        func scan(_ moment: String) throws -> Int {
-            let files = try FileManager.default.contentsOfDirectory(atPath: server.dataDirectory.path)
-                .filter { $0.hasPrefix("hearth.db") }
-            #expect(files.contains("hearth.db"))
-            var bytes = 0
-            for file in files {
-                let path = server.dataDirectory.appendingPathComponent(file).path
-                let contents = try Data(contentsOf: URL(fileURLWithPath: path))
-                bytes += contents.count
-                for (what, value) in secrets {
-                    #expect(contents.range(of: Data(value.utf8)) == nil, "\(moment): \(file) holds the \(what)")
-                }
-                let mode = try #require(
-                    try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-                )
-                #expect(mode & 0o777 == 0o600, "\(file) is \(String(mode & 0o777, radix: 8)), not 0600")
-            }
-            print(
-                "secrets at rest (\(moment)): \(secrets.count) secrets searched in \(files.count) files, "
-                    + "\(bytes) bytes: 0 found"
-            )
-            return files.count
-        }
         // While the server runs (the write-ahead log holds the latest pages), and after it
         // stopped (checkpointed into the database file).
-        #expect(try scan("running") >= 2)
+        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= 2)
         #expect(server.stop() == 0)
-        _ = try scan("stopped")
+        _ = try Self.scanDatabaseFiles(of: server, for: secrets, moment: "stopped")
+    }
+
+    @Test("a webhook's secret, made or chosen, is in no database file, running or stopped")
+    func webhookSecretsAreSealedInTheDatabaseFiles() throws {
+        let server = try HearthServerProcess()
+        let client = server.client()
+        var secrets: [(what: String, value: String)] = []
+        let made = try client.admin("POST", "installationWebhooks", ["url": "http://127.0.0.1:9/made"])
+        #expect(made.status == 200, "\(made.text)")
+        secrets.append(("made webhook secret", try #require(made.json["secret"] as? String)))
+        let chosen = "a-webhook-secret-chosen-by-the-admin"
+        let subscribed = try client.admin(
+            "POST",
+            "installationWebhooks",
+            ["url": "http://127.0.0.1:9/chosen", "secret": chosen]
+        )
+        #expect(subscribed.json["secret"] as? String == chosen)
+        secrets.append(("chosen webhook secret", chosen))
+        // A deletion queues a delivery to each, which reads the secrets back from their seal.
+        let installation = try client.register()
+        #expect(try client.deleteInstallation(installation).status == 200)
+        let pending = try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
+        #expect(pending?.count == 2)
+
+        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= 2)
+        #expect(server.stop() == 0)
+        _ = try Self.scanDatabaseFiles(of: server, for: secrets, moment: "stopped")
+    }
+
+    /// Searches every file of the server's database (`hearth.db*`) for each secret's bytes and
+    /// checks each file is mode 0600; prints the counts and answers how many files it read.
+    static func scanDatabaseFiles(
+        of server: HearthServerProcess,
+        for secrets: [(what: String, value: String)],
+        moment: String
+    ) throws -> Int {
+        let files = try FileManager.default.contentsOfDirectory(atPath: server.dataDirectory.path)
+            .filter { $0.hasPrefix("hearth.db") }
+        #expect(files.contains("hearth.db"))
+        var bytes = 0
+        var found = 0
+        for file in files {
+            let path = server.dataDirectory.appendingPathComponent(file).path
+            let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes += contents.count
+            for (what, value) in secrets where contents.range(of: Data(value.utf8)) != nil {
+                Issue.record("\(moment): \(file) holds the \(what)")
+                found += 1
+            }
+            let mode = try #require(
+                try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            )
+            #expect(mode & 0o777 == 0o600, "\(file) is \(String(mode & 0o777, radix: 8)), not 0600")
+        }
+        print(
+            "secrets at rest (\(moment)): \(secrets.count) secrets searched in \(files.count) files, "
+                + "\(bytes) bytes: \(found) found"
+        )
+        return files.count
     }
 
     /// The code of the first action link in a message's text.

@@ -1,5 +1,6 @@
 public import HearthBase
 public import HearthCore
+import HearthCrypto
 import HearthHTTP
 public import HearthMail
 public import HearthStore
@@ -87,11 +88,19 @@ public final class HearthApplication: Sendable {
     }
 
     /// Makes every project's signing keys now, so the first request does not pay for an RSA
-    /// key generation.
+    /// key generation, and opens the stored ones, so a master key they were not sealed with
+    /// stops the start instead of every token request.
     public func prepareSigningKeys() throws {
         for project in projects.all {
             for purpose in KeyRing.Purpose.allCases {
-                _ = try keys.activeKey(projectID: project.id, purpose: purpose)
+                do {
+                    _ = try keys.activeKey(projectID: project.id, purpose: purpose)
+                } catch let error as CryptoError where error.kind == .authenticationFailure {
+                    throw UsageError(
+                        "hearth serve: the master key does not open the stored signing keys of project \(project.id): "
+                            + "master.key or HEARTH_MASTER_KEY is not the key this database was made with"
+                    )
+                }
             }
         }
     }
