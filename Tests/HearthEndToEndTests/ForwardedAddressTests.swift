@@ -22,7 +22,10 @@ import Testing
         var statuses: [Int] = []
         for index in 0..<10 {
             let sent = try client.sendOobCode(
-                ["requestType": "EMAIL_SIGNIN", "email": "r\(index)@example.com", "continueUrl": "https://app.example.org/"],
+                [
+                    "requestType": "EMAIL_SIGNIN", "email": "r\(index)@example.com",
+                    "continueUrl": "https://app.example.org/",
+                ],
                 key: EmailActions.limitsAPIKey,
                 headers: Self.claimedAddress(index)
             )
@@ -59,7 +62,9 @@ import Testing
         #expect(blocked.status == 400, "\(blocked.text)")
         #expect(blocked.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER") == true)
         #expect(blocked.errorMessage?.contains("from this address") == true)
-        print("forwarded headers, sign-in: 101 failures each naming another address, then the right password: \(blocked.status)")
+        print(
+            "forwarded headers, sign-in: 101 failures each naming another address, then the right password: \(blocked.status)"
+        )
     }
 
     @Test func aClientNamingAnotherAddressOnEachConnectionStillMeetsThePerAddressConnectionLimit() throws {

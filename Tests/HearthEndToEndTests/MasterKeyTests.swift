@@ -26,9 +26,13 @@ import Testing
 
         // Another valid key in the file, then the right file and another key in the variable.
         try Data((Self.anotherKey() + "\n").utf8).write(to: keyFile)
-        let fromFile = try HearthCommand.run(serve)
+        let fromFile = try HearthCommand.run(serve, timeout: 30)
         try original.write(to: keyFile)
-        let fromEnvironment = try HearthCommand.run(serve, environment: ["HEARTH_MASTER_KEY": Self.anotherKey()])
+        let fromEnvironment = try HearthCommand.run(
+            serve,
+            environment: ["HEARTH_MASTER_KEY": Self.anotherKey()],
+            timeout: 30
+        )
         for (source, outcome) in [("master.key", fromFile), ("HEARTH_MASTER_KEY", fromEnvironment)] {
             #expect(outcome.status != 0 && outcome.status != -1, "\(source): exit \(outcome.status)")
             let complaints = outcome.errors.split(separator: "\n").filter { !$0.isEmpty }
@@ -38,7 +42,9 @@ import Testing
                 "\(source): \(outcome.errors)"
             )
             #expect(!outcome.output.contains("hearth is ready"), "\(source): \(outcome.output)")
-            print("another master key in \(source): exit \(outcome.status), \(complaints.count) line: \(complaints.first ?? "")")
+            print(
+                "another master key in \(source): exit \(outcome.status), \(complaints.count) line: \(complaints.first ?? "")"
+            )
         }
 
         // With the right key again the stored keys open: the same keys are published.

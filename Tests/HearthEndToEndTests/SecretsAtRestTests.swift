@@ -80,7 +80,8 @@ import Testing
         // A deletion queues a delivery to each, which reads the secrets back from their seal.
         let installation = try client.register()
         #expect(try client.deleteInstallation(installation).status == 200)
-        let pending = try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
+        let pending =
+            try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
         #expect(pending?.count == 2)
 
         #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= 2)

@@ -161,7 +161,9 @@ import Testing
             #expect(found == nil, "FID lookup \(probe.debugDescription) found \(found?.fid ?? "")")
             if found != nil { matched += 1 }
         }
-        #expect(try fixture.store.read { try $0.installationCount(projectID: "demo-project") } == allInstallations.count)
+        #expect(
+            try fixture.store.read { try $0.installationCount(projectID: "demo-project") } == allInstallations.count
+        )
         print(
             "SQL metacharacters (\(kind.rawValue), codes and installations): \(allCodes.count + allInstallations.count) "
                 + "stored, \(exact) read back exactly, 6 wildcard FID lookups matched \(matched) rows"
