@@ -4,8 +4,11 @@ import Synchronization
 
 /// Serialises writes onto one connection and commits them in groups: every write waiting
 /// when the writer becomes free joins one transaction, and all of them are released after
-/// its single commit is durable. Each write runs inside its own savepoint, so one that
-/// throws is rolled back alone.
+/// its single commit is durable. A plain write runs inside its own savepoint, so one that
+/// throws is rolled back alone. A `StoreWrite` runs without one: its plan reads on this
+/// connection (whose page cache stays warm from write to write, and whose reads hold until
+/// the commit because this is the only writer) and changes nothing, so its refusal needs no
+/// undo; its apply throws only `StoreError`, which fails the whole group.
 ///
 /// With `syncAfterCommit`, commits are not synced by the database itself: a second thread
 /// makes them durable (one sync for every group committed since the last) while the writer
@@ -72,9 +75,10 @@ final class GroupCommitWriter: Sendable {
 
     func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result {
         let outcome = OutcomeBox<Result>()
-        let pending = PendingWrite(waits: true) { transaction in
-            outcome.value = try body(transaction)
-        }
+        let pending = PendingWrite(
+            waits: true,
+            body: .inSavepoint { transaction in outcome.value = try body(transaction) }
+        )
         try submit(pending)
         pending.done.wait()
         if let error = pending.error { throw error }
@@ -82,17 +86,17 @@ final class GroupCommitWriter: Sendable {
         return value
     }
 
-    /// Queues `body`; `completion` runs on the writer thread after the commit (or failure).
-    /// An unguarded body runs without a savepoint (see `Store.write(_:guarded:completion:)`).
+    /// Queues `body`; `completion` runs after the commit is durable (or the write failed), on
+    /// the syncer's thread, or the writer's when the database syncs each commit itself.
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         let outcome = OutcomeBox<Value>()
-        let pending = PendingWrite(waits: false, guarded: guarded) { transaction in
-            outcome.value = try body(transaction)
-        }
+        let pending = PendingWrite(
+            waits: false,
+            body: .inSavepoint { transaction in outcome.value = try body(transaction) }
+        )
         pending.completion = { error in
             if let error {
                 completion(.failure(error))
@@ -107,8 +111,63 @@ final class GroupCommitWriter: Sendable {
         }
     }
 
+    /// Runs `write`'s plan and apply in the next group, then its after-commit step on the
+    /// calling thread once the group is durable.
+    func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer {
+        let outcome = OutcomeBox<Value>()
+        let pending = PendingWrite(waits: true, body: .planned(Self.steps(of: write, into: outcome)))
+        try submit(pending)
+        pending.done.wait()
+        if let error = pending.error { throw error }
+        guard let value = outcome.value else { preconditionFailure("write finished without a result") }
+        return try write.afterCommit(value)
+    }
+
+    /// Queues `write`; its after-commit step and then `completion` run where a plain write's
+    /// completion does, once the group is durable (only `completion`, if the write failed).
+    func write<Plan, Value, Answer>(
+        _ write: StoreWrite<Plan, Value, Answer>,
+        completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        let outcome = OutcomeBox<Value>()
+        let pending = PendingWrite(waits: false, body: .planned(Self.steps(of: write, into: outcome)))
+        pending.completion = { error in
+            if let error {
+                completion(.failure(error))
+            } else if let value = outcome.value {
+                completion(Result { try write.afterCommit(value) })
+            }
+        }
+        do {
+            try submit(pending)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The plan and apply steps of `write` as the writer runs them, apply's value kept in
+    /// `outcome`.
+    private static func steps<Plan, Value, Answer>(
+        of write: StoreWrite<Plan, Value, Answer>,
+        into outcome: OutcomeBox<Value>
+    ) -> @Sendable (WriteTransaction) throws(PlannedWriteFailure) -> Void {
+        { transaction throws(PlannedWriteFailure) in
+            let plan: Plan
+            do {
+                plan = try write.plan(ReadTransaction(connection: transaction.connection))
+            } catch {
+                throw .refused(error)
+            }
+            do throws(StoreError) {
+                outcome.value = try write.apply(plan, transaction)
+            } catch {
+                throw .failed(error)
+            }
+        }
+    }
+
     func enqueue(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
-        let pending = PendingWrite(waits: false, body: body)
+        let pending = PendingWrite(waits: false, body: .inSavepoint(body))
         do {
             try submit(pending)
         } catch {
@@ -155,24 +214,31 @@ final class GroupCommitWriter: Sendable {
             return
         }
         for pending in batch {
-            if !pending.guarded {
-                do {
-                    try pending.body(transaction)
-                } catch let error as StoreError {
-                    // It may have changed something before failing: nothing of the group is kept.
-                    rollback(connection)
-                    finish(batch, failure: error)
-                    return
+            let body: @Sendable (WriteTransaction) throws -> Void
+            switch pending.body {
+            case .planned(let steps):
+                do throws(PlannedWriteFailure) {
+                    try steps(transaction)
                 } catch {
-                    pending.error = error  // thrown before any change, by the write's contract
+                    switch error {
+                    case .refused(let refusal):
+                        pending.error = refusal  // by its plan, which changed nothing
+                    case .failed(let failure):
+                        // It may have changed something before failing: nothing of the group is kept.
+                        rollback(connection)
+                        finish(batch, failure: failure)
+                        return
+                    }
                 }
                 continue
+            case .inSavepoint(let savepointed):
+                body = savepointed
             }
             do {
                 try connection.execute("SAVEPOINT write_job", [])
                 let mark = permanentRows.mark
                 do {
-                    try pending.body(transaction)
+                    try body(transaction)
                     try connection.execute("RELEASE write_job", [])
                 } catch {
                     pending.error = error
@@ -300,21 +366,32 @@ final class GroupCommitWriter: Sendable {
     }
 }
 
+/// How a write runs: a plain body in a savepoint of its own, or a `StoreWrite`'s plan and
+/// apply steps without one.
+private enum WriteBody {
+    case inSavepoint(@Sendable (WriteTransaction) throws -> Void)
+    case planned(@Sendable (WriteTransaction) throws(PlannedWriteFailure) -> Void)
+}
+
+/// How a `StoreWrite`'s steps failed: its plan refused (nothing changed), or its apply met a
+/// store failure (something may have changed).
+private enum PlannedWriteFailure: Error {
+    case refused(any Error)
+    case failed(StoreError)
+}
+
 /// One write waiting for the writer. The writer thread sets `error` before signalling
 /// `done`, and the caller reads it only after the signal, so the fields need no lock.
 private final class PendingWrite: @unchecked Sendable {
     let waits: Bool
-    /// Runs in a savepoint of its own (see `Store.write(_:guarded:completion:)`).
-    let guarded: Bool
-    let body: @Sendable (WriteTransaction) throws -> Void
+    let body: WriteBody
     let done = DispatchSemaphore(value: 0)
     var error: (any Error)?
     /// For writes nobody blocks on: called on the writer thread when the write is settled.
     var completion: (@Sendable ((any Error)?) -> Void)?
 
-    init(waits: Bool, guarded: Bool = true, body: @escaping @Sendable (WriteTransaction) throws -> Void) {
+    init(waits: Bool, body: WriteBody) {
         self.waits = waits
-        self.guarded = guarded
         self.body = body
     }
 }

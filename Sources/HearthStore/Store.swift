@@ -7,6 +7,9 @@
 /// * Concurrent `write` calls may share one transaction and one sync (group commit), but each
 ///   behaves as if it ran alone, in some serial order.
 /// * `read` sees every write acknowledged before it started, and one consistent snapshot.
+/// * A `StoreWrite` whose plan throws changes nothing and fails alone; one whose apply throws
+///   a `StoreError` fails with every write of its group; its after-commit step runs only once
+///   its changes are durable.
 /// * Writes queued with `enqueueWrite` are applied in order with later writes, without a
 ///   caller waiting; they may be lost in a crash.
 public protocol Store: Sendable {
@@ -14,23 +17,31 @@ public protocol Store: Sendable {
     func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result
 
     /// Runs `body` in a write transaction and returns after that transaction is durable.
-    /// `body` runs on the store's writer and must not block on anything but the store.
+    /// `body` runs on the store's writer, in a savepoint of its own (whatever it throws
+    /// undoes its changes alone), and must not block on anything but the store.
     @discardableResult
     func write<Result: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> Result) throws -> Result
 
-    /// Runs `body` like `write`, but returns at once: `completion` is called (on the store's
-    /// writer) with the result once the transaction is durable, or with the error. For
-    /// callers that must not hold a thread while the commit happens (deferred HTTP answers).
-    ///
-    /// A `guarded` body runs in a savepoint of its own, so whatever it throws undoes its changes
-    /// alone. An unguarded one saves that (~10 µs of the writer's time per write) and must
-    /// throw only before its first change, or having undone its changes itself — except a
-    /// `StoreError`, which fails every write of its group (SQLite's own failures mostly doom
-    /// the transaction anyway).
+    /// Runs `body` like `write`, but returns at once: `completion` is called with the result
+    /// once the transaction is durable, or with the error. For callers that must not hold a
+    /// thread while the commit happens (deferred HTTP answers).
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    )
+
+    /// Runs `write`'s plan and apply steps in one write transaction, then, once it is
+    /// durable, its after-commit step on the calling thread; answers what that returned.
+    /// No savepoint: a plan's refusal changes nothing, and apply throws only `StoreError`.
+    @discardableResult
+    func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer
+
+    /// Runs `write` like `write(_:)`, but returns at once: `completion` is called with the
+    /// after-commit step's answer (run on the thread that learns of the durability, never
+    /// inside a transaction), or with the error.
+    func write<Plan, Value, Answer>(
+        _ write: StoreWrite<Plan, Value, Answer>,
+        completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     )
 
     /// Queues a write nobody waits for (bookkeeping such as last-seen times).
@@ -75,15 +86,5 @@ public struct WriteTransaction: StoreReading {
     init(connection: any SQLConnection, permanentRows: PermanentRows? = nil) {
         self.connection = connection
         self.permanentRows = permanentRows
-    }
-}
-
-extension Store {
-    /// `write(_:guarded:completion:)` with the body in a savepoint of its own.
-    public func write<Value: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
-    ) {
-        write(body, guarded: true, completion: completion)
     }
 }

@@ -149,7 +149,7 @@ func legacyInstanceID(_ bytes: [UInt8] = SecureRandom.bytes(count: 8)) -> String
         try projects.save(DevelopmentSeed.project)
         let keys = KeyRing(store: temporary.store, clock: clock, masterKey: MasterKey.generate())
         let registry = InstallationRegistry(store: temporary.store, clock: clock, keys: keys)
-        let prepared = try registry.prepareRegistration(
+        let write = try registry.registration(
             project: DevelopmentSeed.project,
             requestedFID: "not-an-fid",
             appID: DevelopmentSeed.webAppID,
@@ -157,8 +157,8 @@ func legacyInstanceID(_ bytes: [UInt8] = SecureRandom.bytes(count: 8)) -> String
         )
         let answer = Mutex<Result<InstallationRegistry.Registration, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        temporary.store.write(prepared.write, guarded: false) { result in
-            answer.withLock { $0 = result.flatMap { fid in Result { try prepared.finish(fid) } } }
+        temporary.store.write(write) { result in
+            answer.withLock { $0 = result }
             done.signal()
         }
         guard done.wait(timeout: .now() + 20) == .success else {

@@ -75,15 +75,14 @@ private let start: Int64 = 1_750_000_000_000
 
     @Test func aTemplateInsertedByAGroupThatFailedIsInsertedAgain() throws {
         // The writer skips inserting a template it saw committed; one whose group was rolled
-        // back (an unguarded write's store error) must not count as stored.
+        // back (a `StoreWrite` apply's store error) must not count as stored.
         let mail = try TemplateComposer().compose(sampleRequest(.action(.verifyEmail), language: "en"))
         let failed = DispatchSemaphore(value: 0)
         store.write(
-            { transaction in
-                try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: start)
-                try transaction.connection.execute("INSERT INTO no_such_table VALUES (1)", [])
+            StoreWrite { _, transaction throws(StoreError) in
+                _ = try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: start)
+                _ = try transaction.connection.execute("INSERT INTO no_such_table VALUES (1)", [])
             },
-            guarded: false,
             completion: { result in
                 if case .success = result { Issue.record("the write should have failed") }
                 failed.signal()

@@ -149,21 +149,17 @@ extension AccountService {
                         project.settings.emailEnumerationProtection
                         ? AuthError(.invalidLoginCredentials)
                         : found == nil ? AuthError(.emailNotFound) : AuthError(.invalidPassword)
-                    store.write(
-                        { transaction in
-                            try FailureBackoff.recordFailure(
-                                [(perPair, pairKey), (perClient, clientKey)],
-                                in: transaction,
-                                now: now
-                            )
-                            _ = try perAccount.record(accountKey, in: transaction, now: now)
-                        },
-                        guarded: true
-                    ) { result in
-                        if case .failure(let error) = result { return completion(.failure(error)) }
-                        completion(.failure(refusal))
+                    let failure = StoreWrite { _, transaction throws(StoreError) in
+                        try FailureBackoff.recordFailure(
+                            [(perPair, pairKey), (perClient, clientKey)],
+                            in: transaction,
+                            now: now
+                        )
+                        _ = try perAccount.record(accountKey, in: transaction, now: now)
+                    } afterCommit: { () throws -> SignedIn in
+                        throw refusal
                     }
-                    return
+                    return store.write(failure, completion: completion)
                 }
                 if account.disabled { return completion(.failure(AuthError.userDisabled)) }
 
@@ -179,36 +175,32 @@ extension AccountService {
                 } catch {
                     return completion(.failure(error))
                 }
-                store.write(
-                    { [self] transaction in
-                        try perPair.reset(pairKey, in: transaction)
-                        var current =
-                            try transaction.account(projectID: project.id, localID: account.localID) ?? account
-                        // Disabled while the hash ran: no session.
-                        if current.disabled { throw AuthError.userDisabled }
-                        current.lastLoginAt = now
-                        try transaction.updateAccount(current)
-                        let refreshToken = try insertRefreshToken(
-                            for: current,
-                            authTimeSeconds: now / 1_000,
-                            in: transaction,
-                            nowMilliseconds: now
-                        )
-                        return (current, refreshToken)
-                    },
-                    guarded: true
-                ) { result in
-                    completion(
-                        result.map { current, refreshToken in
-                            let tokens = SessionTokens(
-                                idToken: idToken,
-                                refreshToken: refreshToken,
-                                expiresInSeconds: project.settings.idTokenLifetimeSeconds
-                            )
-                            return SignedIn(account: current, tokens: tokens, isNewUser: false)
-                        }
+                let session = StoreWrite { reading -> AccountRecord in
+                    let current = try reading.account(projectID: project.id, localID: account.localID) ?? account
+                    // Disabled while the hash ran: no session.
+                    if current.disabled { throw AuthError.userDisabled }
+                    return current
+                } apply: { [self] current, transaction throws(StoreError) in
+                    var current = current
+                    try perPair.reset(pairKey, in: transaction)
+                    current.lastLoginAt = now
+                    try transaction.updateAccount(current)
+                    let refreshToken = try insertRefreshToken(
+                        for: current,
+                        authTimeSeconds: now / 1_000,
+                        in: transaction,
+                        nowMilliseconds: now
                     )
+                    return (current, refreshToken)
+                } afterCommit: { current, refreshToken in
+                    let tokens = SessionTokens(
+                        idToken: idToken,
+                        refreshToken: refreshToken,
+                        expiresInSeconds: project.settings.idTokenLifetimeSeconds
+                    )
+                    return SignedIn(account: current, tokens: tokens, isNewUser: false)
                 }
+                store.write(session, completion: completion)
             }
         }
     }

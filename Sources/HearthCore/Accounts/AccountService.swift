@@ -178,7 +178,7 @@ public final class AccountService: Sendable {
         authTimeSeconds: Int64,
         in transaction: WriteTransaction,
         nowMilliseconds: Int64
-    ) throws -> String {
+    ) throws(StoreError) -> String {
         let (token, hash) = RefreshToken.generate()
         try transaction.insertRefreshToken(
             RefreshTokenRecord(

@@ -121,17 +121,15 @@ public final class EmailActionService: Sendable {
         var silent = false
     }
 
-    /// A `sendOobCode` request checked, ready for its one durable write.
-    public struct PreparedSend: Sendable {
-        /// Finds the account (for a request naming only an address, inside the transaction:
-        /// the send needs no read of its own), composes the code, link and email, counts the
-        /// limits, stores the code and queues the email, in one transaction. It throws only
-        /// before its first change (a refusal) or with a `StoreError`, so it can run unguarded
-        /// (`Store.write(_:guarded:completion:)`).
-        public let write: @Sendable (WriteTransaction) throws -> Queued
-        /// Call once `write` is durable (not if it failed) with its result: sends the email it
-        /// queued.
-        public let committed: @Sendable (Queued) -> Void
+    /// What a send decided before its changes: the code, link and email for its target.
+    public struct ComposedSend: Sendable {
+        let sent: Sent
+        /// `nil` for a silent target: only the limits are counted.
+        let code: ActionCodeRecord?
+        let mail: QueuedMail?
+        let generatedLink: GeneratedLink?
+        /// Counted against `SendLimits` at `nowSeconds` (requests from apps only).
+        let limited: (recipient: String, clientAddress: String, nowSeconds: Int64)?
     }
 
     /// What a send's write stored: the answer, and the email to hand to the mail workers.
@@ -139,21 +137,25 @@ public final class EmailActionService: Sendable {
         public let sent: Sent
         let mail: QueuedMail?
         /// A development seed's admin-generated link, listed once the write is durable.
-        var generatedLink: GeneratedLink? = nil
+        let generatedLink: GeneratedLink?
     }
 
     // MARK: - Sending
 
     public func sendOobCode(project: Project, _ request: Request) throws -> Sent {
-        let prepared = try prepareSend(project: project, request)
-        let queued = try store.write(prepared.write)
-        prepared.committed(queued)
-        return queued.sent
+        try store.write(sendOobCodeWrite(project: project, request))
     }
 
-    /// Everything `sendOobCode` checks before its write. The caller runs `write`
-    /// (synchronously or deferred) and answers its `sent`.
-    public func prepareSend(project: Project, _ request: Request) throws -> PreparedSend {
+    /// `sendOobCode` as one durable write, for the store to run (synchronously or deferred).
+    /// The request's checks happen here (throwing what is wrong with it); the plan finds the
+    /// account of an address-only request and composes the code, link and email; the write
+    /// counts the limits and, when they admit it, stores the code and queues the email (its
+    /// value is `nil` when they refuse, having changed nothing); after the commit the email
+    /// goes to the mail workers and a refusal becomes `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    public func sendOobCodeWrite(
+        project: Project,
+        _ request: Request
+    ) throws -> StoreWrite<ComposedSend, Queued?, Sent> {
         if request.returnOobLink && request.caller != .admin {
             throw AuthError(.insufficientPermission, "returnOobLink needs an admin credential")
         }
@@ -166,10 +168,9 @@ public final class EmailActionService: Sendable {
         } catch {
             throw AuthError(AuthError.Code(rawValue: error.code), error.detail)
         }
-        // An address-only request finds its account in the write itself: a read of its own
-        // would start cold after every commit (SQLite drops a reader's cache then), costing
-        // more than all the rest of the preparation, and share SQLite's locks with the writer.
-        let resolve: @Sendable (any StoreReading) throws -> Target
+        // An address-only request finds its account in the write's plan, which the store
+        // runs where that read is cheapest; the others know their account already.
+        let resolve: @Sendable (ReadTransaction) throws -> Target
         switch request.operation {
         case .passwordReset, .emailLink:
             let email = try normalizedEmail(request.email)
@@ -188,37 +189,42 @@ public final class EmailActionService: Sendable {
             let target = try target(of: request, project: project)
             resolve = { _ in target }
         }
-        return PreparedSend(
-            write: { [self] transaction in
-                try queue(
-                    try resolve(transaction),
-                    project: project,
-                    request: request,
-                    settings: settings,
-                    in: transaction
+        return StoreWrite { [self] reading in
+            try compose(try resolve(reading), project: project, request: request, settings: settings)
+        } apply: { composed, transaction throws(StoreError) in
+            if let limited = composed.limited {
+                let admitted = try SendLimits(project: project).admit(
+                    recipient: limited.recipient,
+                    clientAddress: limited.clientAddress,
+                    in: transaction,
+                    now: limited.nowSeconds
                 )
-            },
-            committed: { [self] queued in
-                if let dispatcher, let mail = queued.mail { dispatcher.deliver(mail) }
-                if let link = queued.generatedLink {
-                    generatedLinks.withLock { links in
-                        links.append(link)
-                        if links.count > Self.generatedLinkLimit { links.removeFirst() }
-                    }
+                guard admitted else { return nil }
+            }
+            if let code = composed.code { try transaction.insertActionCode(code) }
+            if let mail = composed.mail { try transaction.insertOutboxMessage(mail.record) }
+            return Queued(sent: composed.sent, mail: composed.mail, generatedLink: composed.generatedLink)
+        } afterCommit: { [self] queued in
+            guard let queued else { throw AuthError(.tooManyAttempts) }
+            if let dispatcher, let mail = queued.mail { dispatcher.deliver(mail) }
+            if let link = queued.generatedLink {
+                generatedLinks.withLock { links in
+                    links.append(link)
+                    if links.count > Self.generatedLinkLimit { links.removeFirst() }
                 }
             }
-        )
+            return queued.sent
+        }
     }
 
-    /// Composes the code, link and email of a request for `target` and stores them (or, for a
-    /// silent target, only counts the limits). Throws only before its first change.
-    private func queue(
+    /// Composes the code, link and email of a request for `target` (for a silent target,
+    /// only what its answer and limits need).
+    private func compose(
         _ target: Target,
         project: Project,
         request: Request,
-        settings: AcceptedActionCodeSettings,
-        in transaction: WriteTransaction
-    ) throws -> Queued {
+        settings: AcceptedActionCodeSettings
+    ) throws -> ComposedSend {
         let now = clock.nowMilliseconds()
         let lifetime = project.settings.codeLifetimeSeconds(for: request.operation)
         let (code, hash) = ActionCode.generate(expiringAtMilliseconds: now + lifetime * 1_000)
@@ -278,26 +284,22 @@ public final class EmailActionService: Sendable {
             dispatcher?.claim(&record)
             return record
         }
-        if case .client(let clientAddress) = request.caller {
-            try SendLimits(project: project).record(
-                recipient: target.recipient,
-                clientAddress: clientAddress,
-                in: transaction,
-                now: now / 1_000
-            )
-        }
+        var limited: (recipient: String, clientAddress: String, nowSeconds: Int64)?
+        if case .client(let clientAddress) = request.caller { limited = (target.recipient, clientAddress, now / 1_000) }
         let sent = Sent(
             email: target.boundEmail,
             oobCode: request.returnOobLink ? code : nil,
             oobLink: request.returnOobLink ? link : nil
         )
-        if target.silent { return Queued(sent: sent, mail: nil) }
-        try transaction.insertActionCode(record)
-        if let message { try transaction.insertOutboxMessage(message) }
-        return Queued(
+        if target.silent {
+            return ComposedSend(sent: sent, code: nil, mail: nil, generatedLink: nil, limited: limited)
+        }
+        return ComposedSend(
             sent: sent,
+            code: record,
             mail: message.map { QueuedMail(record: $0, composed: mail) },
-            generatedLink: request.returnOobLink ? action.map { GeneratedLink(action: $0, createdAt: now) } : nil
+            generatedLink: request.returnOobLink ? action.map { GeneratedLink(action: $0, createdAt: now) } : nil,
+            limited: limited
         )
     }
 
@@ -435,16 +437,18 @@ struct SendLimits {
         )
     }
 
-    /// Counts one email against both limits, or throws `tooManyAttempts` leaving both counts
-    /// as they were (the send's write runs without a savepoint).
-    func record(recipient: String, clientAddress: String, in transaction: WriteTransaction, now: Int64) throws {
-        let admitted = try RateLimit.admit(
+    /// Counts one email against both limits if both have room, and answers whether it did;
+    /// a refusal leaves both counts as they were.
+    func admit(
+        recipient: String,
+        clientAddress: String,
+        in transaction: WriteTransaction,
+        now: Int64
+    ) throws(StoreError) -> Bool {
+        try RateLimit.admit(
             [(perRecipient, recipient), (perClientAddress, clientAddress)],
             in: transaction,
             now: now
         )
-        guard admitted else {
-            throw AuthError(.tooManyAttempts)
-        }
     }
 }

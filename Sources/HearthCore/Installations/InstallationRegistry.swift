@@ -57,36 +57,29 @@ public final class InstallationRegistry: Sendable {
         sdkVersion: String,
         migrationToken: String? = nil
     ) throws -> Registration {
-        let prepared = try prepareRegistration(
-            project: project,
-            requestedFID: requestedFID,
-            appID: appID,
-            sdkVersion: sdkVersion,
-            migrationToken: migrationToken
+        try store.write(
+            registration(
+                project: project,
+                requestedFID: requestedFID,
+                appID: appID,
+                sdkVersion: sdkVersion,
+                migrationToken: migrationToken
+            )
         )
-        return try prepared.finish(try store.write(prepared.write))
     }
 
-    /// A registration checked and signed ahead of its one durable write.
-    public struct PreparedRegistration: Sendable {
-        /// Stores the installation; answers the FID it got. It throws only the store's own
-        /// errors, so it can run unguarded (`Store.write(_:guarded:completion:)`).
-        public let write: @Sendable (WriteTransaction) throws -> String
-        /// The answer for the FID the write chose (the token is signed again only when the
-        /// requested FID was replaced).
-        public let finish: @Sendable (String) throws -> Registration
-    }
-
-    /// Everything a registration does before its write: checks, the refresh token, and the
-    /// auth token of the requested FID (signed here, off the store's writer). The caller runs
-    /// `write` (synchronously or deferred) and answers `finish(fid)`.
-    public func prepareRegistration(
+    /// A registration as one durable write, for the store to run (synchronously or deferred):
+    /// the checks, the refresh token and the requested FID's auth token happen here, before
+    /// it (throwing what is wrong with the request); the write stores the installation and
+    /// answers the FID it got; after the commit the answer is made for that FID (its token
+    /// signed again only when the requested FID was replaced).
+    public func registration(
         project: Project,
         requestedFID: String?,
         appID: String,
         sdkVersion: String,
         migrationToken: String? = nil
-    ) throws -> PreparedRegistration {
+    ) throws -> StoreWrite<Void, String, Registration> {
         guard project.app(id: appID) != nil else { throw InstallationError.appNotInProject(appID) }
         try Self.checkSDKVersion(sdkVersion)
         let (refreshToken, hash) = InstallationRefreshToken.generate()
@@ -95,11 +88,11 @@ public final class InstallationRegistry: Sendable {
         let requested = requestedFID.flatMap { fid in
             FID.isWellFormed(fid) || LegacyInstanceID.mayMigrate(fid, provenBy: migrationToken) ? fid : nil
         }
-        // The key is fetched here, never in `finish`: that runs on the store's completion
-        // thread, where making a project's first key (a synchronous write) would wait on itself.
+        // The key is fetched here, never after the commit: that step may run on the store's
+        // writer, where making a project's first key (a synchronous write) would wait on itself.
         let key = try keys.activeKey(projectID: project.id, purpose: .installations)
         let presigned = try requested.map { try issue(project: project, fid: $0, appID: appID, now: now, key: key) }
-        let write: @Sendable (WriteTransaction) throws -> String = { transaction in
+        return StoreWrite { _, transaction throws(StoreError) in
             if let requested {
                 if try transaction.insertInstallationIfNew(
                     Self.record(projectID, requested, appID, hash, sdkVersion, now)
@@ -130,8 +123,7 @@ public final class InstallationRegistry: Sendable {
                     return fresh
                 }
             }
-        }
-        return PreparedRegistration(write: write) { [self] fid in
+        } afterCommit: { [self] fid in
             let token =
                 try fid == requested ? presigned! : issue(project: project, fid: fid, appID: appID, now: now, key: key)
             return Registration(fid: fid, refreshToken: refreshToken, authToken: token)

@@ -62,14 +62,14 @@ public struct FailureBackoff: Sendable, Equatable {
         _ entries: [(backoff: FailureBackoff, key: String)],
         in transaction: WriteTransaction,
         now: Int64
-    ) throws {
+    ) throws(StoreError) {
         _ = try transaction.countHits(
             entries.map { entry in (entry.backoff.bucket(entry.key), now, now + entry.backoff.memorySeconds) }
         )
     }
 
     /// Forgets `key`'s failures (after a success that proves the caller).
-    public func reset(_ key: String, in transaction: WriteTransaction) throws {
+    public func reset(_ key: String, in transaction: WriteTransaction) throws(StoreError) {
         try transaction.resetHits(bucket: bucket(key))
     }
 

@@ -17,7 +17,7 @@ public struct RateLimit: Sendable, Equatable {
     }
 
     /// Counts one event for `key` and answers whether it is within the limit.
-    public func record(_ key: String, in transaction: WriteTransaction, now: Int64) throws -> Bool {
+    public func record(_ key: String, in transaction: WriteTransaction, now: Int64) throws(StoreError) -> Bool {
         try transaction.countHits([counter(key, now: now)])[0] <= limit
     }
 
@@ -28,7 +28,7 @@ public struct RateLimit: Sendable, Equatable {
         in transaction: WriteTransaction,
         now: Int64
     )
-        throws -> [Bool]
+        throws(StoreError) -> [Bool]
     {
         let totals = try transaction.countHits(entries.map { $0.limit.counter($0.key, now: now) })
         return zip(entries, totals).map { entry, total in total <= entry.limit.limit }
@@ -36,13 +36,13 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Counts one event against each (limit, key) pair if every one of them has room left,
     /// and answers whether it did. A refusal leaves every count as it was (a count already
-    /// made is taken back), so the caller needs no savepoint to undo it. The pairs must name
+    /// made is taken back), so it suits a `StoreWrite`'s apply step. The pairs must name
     /// distinct counters.
     public static func admit(
         _ entries: [(limit: RateLimit, key: String)],
         in transaction: WriteTransaction,
         now: Int64
-    ) throws -> Bool {
+    ) throws(StoreError) -> Bool {
         let counters = entries.map { $0.limit.counter($0.key, now: now) }
         for index in entries.indices {
             guard try transaction.addHit(counters[index], below: entries[index].limit.limit) else {
@@ -63,7 +63,7 @@ public struct RateLimit: Sendable, Equatable {
     public func secondsLeftInWindow(now: Int64) -> Int64 { windowStart(now) + windowSeconds - now }
 
     /// Forgets `key`'s count (for limits on failures, after a success).
-    public func reset(_ key: String, in transaction: WriteTransaction) throws {
+    public func reset(_ key: String, in transaction: WriteTransaction) throws(StoreError) {
         try transaction.resetHits(bucket: bucket(key))
     }
 

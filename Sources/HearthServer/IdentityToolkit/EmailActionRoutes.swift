@@ -40,7 +40,7 @@ extension HearthApplication {
         }
         let project = caller.project
         let returnOobLink = try request.bool("returnOobLink") ?? false
-        let prepared = try emailActions.prepareSend(
+        let send = try emailActions.sendOobCodeWrite(
             project: project,
             EmailActionService.Request(
                 operation: operation,
@@ -56,11 +56,8 @@ extension HearthApplication {
         )
         // The write (code, email, limits) is one durable group commit; the worker thread
         // serves other requests while it happens.
-        let committed = prepared.committed
-        return deferredWrite(prepared.write, guarded: false) { queued in
-            committed(queued)
-            let sent = queued.sent
-            return .wire(
+        return deferredWrite(send) { sent in
+            .wire(
                 SendOobCodeResponse(
                     kind: "identitytoolkit#GetOobConfirmationCodeResponse",
                     email: sent.email,

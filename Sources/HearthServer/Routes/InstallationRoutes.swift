@@ -31,8 +31,8 @@ extension HearthApplication {
                 }
                 return (appID, try fields.string(Field.sdkVersion) ?? "", try fields.string(Field.fid))
             }
-            let prepared = try answeringInstallationErrors {
-                try installations.registry.prepareRegistration(
+            let registration = try answeringInstallationErrors {
+                try installations.registry.registration(
                     project: project,
                     requestedFID: requestedFID,
                     appID: appID,
@@ -43,8 +43,7 @@ extension HearthApplication {
             }
             // One durable group commit; the worker thread serves others while it happens.
             let number = project.number
-            return deferredWrite(prepared.write, guarded: false) { fid in
-                let registration = try prepared.finish(fid)
+            return deferredWrite(registration) { registration in
                 var writer = JSONWriter(reservingCapacity: 640)
                 CreateInstallationResponse(
                     name: "projects/\(number)/installations/\(registration.fid)",

@@ -35,16 +35,16 @@ extension HearthApplication {
         }
     }
 
-    /// An answer that waits for a durable write without holding the worker thread: `body`
-    /// runs in the store's next group commit and `render` builds the answer from its result
-    /// once the commit is durable. Errors are answered as a synchronous handler's would be.
-    func deferredWrite<Value: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool = true,
-        render: @escaping @Sendable (Value) throws -> Response
+    /// An answer that waits for a durable write without holding the worker thread: `write`
+    /// runs in the store's next group commit and `render` builds the answer from its
+    /// after-commit answer once the commit is durable. Errors are answered as a synchronous
+    /// handler's would be.
+    func deferredWrite<Plan, Value, Answer>(
+        _ write: StoreWrite<Plan, Value, Answer>,
+        render: @escaping @Sendable (Answer) throws -> Response
     ) -> Response {
         .deferred { [self] promise in
-            store.write(body, guarded: guarded) { result in
+            store.write(write) { result in
                 do {
                     promise.succeed(try render(result.get()))
                 } catch {

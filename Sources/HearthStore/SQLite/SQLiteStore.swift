@@ -3,7 +3,11 @@ import Synchronization
 
 /// The embedded store: one SQLite database file in WAL mode with `synchronous=FULL`, so an
 /// acknowledged write survives a power loss. Writes go through one group-committing writer;
-/// reads use a pool of read-only connections and run in parallel with it. The files are the
+/// reads use a pool of read-only connections and run in parallel with it. A `StoreWrite`'s
+/// plan reads on the writer's connection instead: a reader's page cache is dropped whenever
+/// its next snapshot follows a commit, so under writes a read of its own before the write
+/// would start cold and cost more than the write's other work, while the writer's cache
+/// stays warm and its reads hold until the commit. The files are the
 /// owner's alone (0600), and deleted content is zeroed where that costs no extra write
 /// (`secure_delete = FAST`), so values purged from a row do not linger in its page.
 public final class SQLiteStore: Store {
@@ -133,10 +137,21 @@ public final class SQLiteStore: Store {
 
     public func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        writer.write(body, guarded: guarded, completion: completion)
+        writer.write(body, completion: completion)
+    }
+
+    @discardableResult
+    public func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer {
+        try writer.write(write)
+    }
+
+    public func write<Plan, Value, Answer>(
+        _ write: StoreWrite<Plan, Value, Answer>,
+        completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        writer.write(write, completion: completion)
     }
 
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
