@@ -24,9 +24,9 @@ struct AppLinkDoctorTests {
     func goodSetup() throws {
         let server = try HearthServerProcess()
         let outcome = try HearthCommand.run([
-            "doctor", "links", "--project", "demo-project", "--data", server.dataDirectory.path, "--base",
+            "doctor", "links", "--project", "demo-project", "--base",
             server.baseURL,
-        ])
+        ] + server.storeArguments)
         #expect(outcome.status == 0, "\(outcome.combined)")
         #expect(outcome.output.contains("custom-domain.com:"))
         #expect(
@@ -42,9 +42,9 @@ struct AppLinkDoctorTests {
         try Data(Self.brokenConfig.utf8).write(to: config, options: .atomic)
         let broken = try HearthServerProcess(arguments: ["--config", config.path])
         let outcome = try HearthCommand.run([
-            "doctor", "links", "--project", "broken-links", "--data", broken.dataDirectory.path, "--base",
+            "doctor", "links", "--project", "broken-links", "--base",
             broken.baseURL,
-        ])
+        ] + broken.storeArguments)
         #expect(outcome.status == 1, "\(outcome.combined)")
         let output = outcome.output
         #expect(output.contains("iOS org.broken.noteam: does not open"))
@@ -57,9 +57,9 @@ struct AppLinkDoctorTests {
         // The same project checked against a server where its domain is no link domain.
         let other = try HearthServerProcess()
         let elsewhere = try HearthCommand.run([
-            "doctor", "links", "--project", "broken-links", "--data", broken.dataDirectory.path, "--base",
+            "doctor", "links", "--project", "broken-links", "--base",
             other.baseURL,
-        ])
+        ] + broken.storeArguments)
         #expect(elsewhere.status == 1)
         #expect(elsewhere.output.contains("apple-app-site-association answered 404, not 200"))
         #expect(elsewhere.output.contains("assetlinks.json answered 404, not 200"))
@@ -70,8 +70,8 @@ struct AppLinkDoctorTests {
     func refusals() throws {
         let server = try HearthServerProcess()
         let base = try HearthCommand.run([
-            "doctor", "links", "--project", "demo-project", "--data", server.dataDirectory.path, "--base", "ftp://x",
-        ])
+            "doctor", "links", "--project", "demo-project", "--base", "ftp://x",
+        ] + server.storeArguments)
         #expect(base.status == 2)
         #expect(base.errors.contains("--base must be an http:// or https:// URL"))
         let unknown = try HearthCommand.run(["doctor", "dns"])
