@@ -44,6 +44,8 @@ import Testing
     )
     func restartingPostgreSQLUnderLoadAnswers503ThenRecoversWithEveryAcknowledgedWrite() throws {
         let cluster = try PostgreSQLCluster(ports: 55520...55529)
+        // Stopped when released, so kept until the end: nothing uses it after the restart.
+        defer { withExtendedLifetime(cluster) {} }
         let database = try TestDatabase(onPostgreSQLServer: cluster.url)
         let server = try HearthServerProcess(arguments: ["--config", try Self.configurationFile()], database: database)
         let setup = server.client()
