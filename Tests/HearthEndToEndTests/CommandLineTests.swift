@@ -103,9 +103,11 @@ import Testing
     @Test func adminCredentialsMadeByTheCommandLineAuthoriseAdminCalls() throws {
         let server = try HearthServerProcess()
         let data = server.storeArguments
-        let created = try HearthCommand.run([
-            "admin-key", "create", "--project", "demo-project", "--label", "ci",
-        ] + data)
+        let created = try HearthCommand.run(
+            [
+                "admin-key", "create", "--project", "demo-project", "--label", "ci",
+            ] + data
+        )
         #expect(created.status == 0)
         let credential = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(credential.hasPrefix("hak_"))
@@ -123,9 +125,11 @@ import Testing
         let id = credential.split(separator: "_")[1]
         let listed = try HearthCommand.run(["admin-key", "list", "--project", "demo-project"] + data)
         #expect(listed.output.contains("\(id)\tactive"))
-        let revoked = try HearthCommand.run([
-            "admin-key", "revoke", "--project", "demo-project", String(id),
-        ] + data)
+        let revoked = try HearthCommand.run(
+            [
+                "admin-key", "revoke", "--project", "demo-project", String(id),
+            ] + data
+        )
         #expect(revoked.status == 0)
         #expect(try rotate(credential) == 401)
     }

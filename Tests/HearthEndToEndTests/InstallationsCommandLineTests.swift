@@ -19,7 +19,8 @@ import Testing
             [
                 "webhooks", "add", "--project", "demo-project", "--url", "http://127.0.0.1:9/hook", "--description",
                 "crm",
-            ] + data)
+            ] + data
+        )
         #expect(added.status == 0)
         let webhookID = try #require(added.output.split(separator: "\t").first.map(String.init))
         #expect(added.output.contains("whsec_"))
@@ -33,27 +34,35 @@ import Testing
         )
 
         let deleted = try HearthCommand.run(
-            ["installations", "delete", "--project", "demo-project", installation.fid] + data)
+            ["installations", "delete", "--project", "demo-project", installation.fid] + data
+        )
         #expect(deleted.status == 0)
         #expect(try client.generateToken(installation).status == 404)
-        let shown = try HearthCommand.run([
-            "installations", "show", "--project", "demo-project", installation.fid,
-        ] + data)
+        let shown = try HearthCommand.run(
+            [
+                "installations", "show", "--project", "demo-project", installation.fid,
+            ] + data
+        )
         #expect(shown.output.contains("state\tdeleted"))
         #expect(shown.output.contains("cause\tadmin"))
         #expect(shown.output.contains("delivery\t\(webhookID)"))
-        let pending = try HearthCommand.run([
-            "webhooks", "deliveries", "--project", "demo-project",
-        ] + data)
+        let pending = try HearthCommand.run(
+            [
+                "webhooks", "deliveries", "--project", "demo-project",
+            ] + data
+        )
         #expect(pending.output.contains("\(webhookID)\t\(installation.fid)\tpending"))
 
-        let again = try HearthCommand.run([
-            "installations", "delete", "--project", "demo-project", installation.fid,
-        ] + data)
+        let again = try HearthCommand.run(
+            [
+                "installations", "delete", "--project", "demo-project", installation.fid,
+            ] + data
+        )
         #expect(again.status != 0)
         #expect(again.errors.contains("already deleted"))
         let unknown = try HearthCommand.run(
-            ["installations", "show", "--project", "demo-project", generateClientFID()] + data)
+            ["installations", "show", "--project", "demo-project", generateClientFID()] + data
+        )
         #expect(unknown.status != 0)
 
         #expect(

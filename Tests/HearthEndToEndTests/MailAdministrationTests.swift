@@ -143,9 +143,11 @@ import Testing
     @Test func theCommandLineQueuesListsAndShowsMail() throws {
         let server = try HearthServerProcess(arguments: ["--mail-poll", "100"])
         let data = server.storeArguments
-        let id = try HearthCommand.output([
-            "mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR",
-        ] + data)
+        let id = try HearthCommand.output(
+            [
+                "mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR",
+            ] + data
+        )
         .trimmingCharacters(in: .whitespacesAndNewlines)
         // The running server delivers what the command queued.
         #expect(server.waitForOutput("\"mailId\":\"\(id)\"", timeout: 10))
@@ -157,15 +159,20 @@ import Testing
         #expect(json["language"] as? String == "fa")
         #expect((json["html"] as? String)?.contains("dir=\"rtl\"") == true)
         #expect(throws: TestHTTPError.self) {
-            try HearthCommand.output([
-                "mail", "send-test", "--project", "demo-project", "--to", "nobody",
-            ] + data)
+            try HearthCommand.output(
+                [
+                    "mail", "send-test", "--project", "demo-project", "--to", "nobody",
+                ] + data
+            )
         }
         #expect(throws: TestHTTPError.self) {
-            try HearthCommand.output([
-                "mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en", "--subject",
-                "%LINK%",
-            ] + data)
+            try HearthCommand.output(
+                [
+                    "mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en",
+                    "--subject",
+                    "%LINK%",
+                ] + data
+            )
         }
     }
 

@@ -71,8 +71,12 @@ import Testing
                         try client.connect(timeoutSeconds: Int(Self.answerBound.components.seconds))
                         let response = try Self.send(kind, fid: fid, tokenHolder: tokenHolder, client: client)
                         answer = Answer(
-                            kind: kind, sent: sent, answered: .now, status: response.status,
-                            errorStatus: response.errorStatus, failure: nil
+                            kind: kind,
+                            sent: sent,
+                            answered: .now,
+                            status: response.status,
+                            errorStatus: response.errorStatus,
+                            failure: nil
                         )
                         if kind == .create, response.status == 200,
                             let refreshToken = response.json["refreshToken"] as? String
@@ -82,7 +86,12 @@ import Testing
                     } catch {
                         client.close()
                         answer = Answer(
-                            kind: kind, sent: sent, answered: .now, status: nil, errorStatus: nil, failure: "\(error)"
+                            kind: kind,
+                            sent: sent,
+                            answered: .now,
+                            status: nil,
+                            errorStatus: nil,
+                            failure: "\(error)"
                         )
                     }
                     answers.withLock { $0.append(answer) }
@@ -114,7 +123,10 @@ import Testing
         stop.store(true, ordering: .relaxed)
         group.wait()
         #expect(recovered, "not every kind of request succeeded within \(Self.recoveryBound) of the restart")
-        #expect(server.process?.isRunning == true, "hearth exited:\n\(server.output.suffix(20).joined(separator: "\n"))")
+        #expect(
+            server.process?.isRunning == true,
+            "hearth exited:\n\(server.output.suffix(20).joined(separator: "\n"))"
+        )
 
         let all = answers.withLock { $0 }
         let firstSuccess = all.filter { $0.succeeded && $0.sent >= restartEnded }.map(\.answered).min()
@@ -130,7 +142,11 @@ import Testing
         var found = 0
         var missing: [String] = []
         for installation in created {
-            let response = try Self.generateToken(fid: installation.fid, refreshToken: installation.refreshToken, client: checker)
+            let response = try Self.generateToken(
+                fid: installation.fid,
+                refreshToken: installation.refreshToken,
+                client: checker
+            )
             if response.status == 200 { found += 1 } else { missing.append("\(installation.fid): \(response.status)") }
         }
 

@@ -37,9 +37,11 @@ import Testing
         secrets += [
             ("installation refresh token", installation.refreshToken), ("installation auth token", installation.token),
         ]
-        let credential = try HearthCommand.output([
-            "admin-key", "create", "--project", "demo-project", "--label", "at-rest",
-        ] + server.storeArguments)
+        let credential = try HearthCommand.output(
+            [
+                "admin-key", "create", "--project", "demo-project", "--label", "at-rest",
+            ] + server.storeArguments
+        )
         .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!credential.isEmpty)
         secrets.append(("admin credential", credential))

@@ -41,7 +41,8 @@ public final class PostgreSQLCluster: Sendable {
     public func restart() throws {
         let pgCtl = TestDatabase.postgresBinaries.appendingPathComponent("pg_ctl").path
         let arguments = [
-            "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path,
+            "-D", directory.appendingPathComponent("data").path, "-l",
+            directory.appendingPathComponent("server.log").path,
             "-m", "fast", "-w", "restart",
         ]
         // initdb and the server refuse to run as root; scripts/postgres runs them as `postgres`.

@@ -66,7 +66,9 @@ public final class TestDatabase: Sendable {
         }
         let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "_")
         components.path = "/" + name
-        guard let url = components.string else { throw TestHTTPError("cannot make a URL for \(name) from \(serverURL)") }
+        guard let url = components.string else {
+            throw TestHTTPError("cannot make a URL for \(name) from \(serverURL)")
+        }
         try Self.psql(serverURL, "CREATE DATABASE \(name)")
         self.init(url: url, name: name, serverURL: serverURL)
     }
