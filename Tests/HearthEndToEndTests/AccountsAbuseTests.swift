@@ -90,12 +90,11 @@ import Testing
         let log = server.output.joined(separator: "\n")
         #expect(log.contains("accounts:signUp"), "the access log should show the calls")
         #expect(!log.contains("distinctive-secret"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: server.dataDirectory.path)
-        #expect(files.contains("hearth.db"))
-        for file in files {
-            let bytes = try Data(contentsOf: server.dataDirectory.appendingPathComponent(file))
-            #expect(bytes.range(of: Data("distinctive-secret".utf8)) == nil, "\(file) holds the password")
-            #expect(bytes.range(of: Data(user.refreshToken.utf8)) == nil, "\(file) holds a refresh token")
+        let stored = try server.storedContents()
+        #expect(!stored.isEmpty)
+        for (name, _, bytes) in stored {
+            #expect(!bytes.holds("distinctive-secret"), "\(name) holds the password")
+            #expect(!bytes.holds(user.refreshToken), "\(name) holds a refresh token")
         }
     }
 }

@@ -157,13 +157,15 @@ import Testing
 
         #expect(
             try HearthCommand.run(
-                ["admin-key", "revoke", "--project", "demo-project", id] + ["--data", server.dataDirectory.path]
+                ["admin-key", "revoke", "--project", "demo-project", id] + server.storeArguments
             ).status == 0
         )
         #expect(try client.admin(base + "accounts:lookup", lookup, credential: credential).status == 401)
-        let listing = try HearthCommand.run([
-            "admin-key", "list", "--project", "demo-project", "--data", server.dataDirectory.path,
-        ])
+        let listing = try HearthCommand.run(
+            [
+                "admin-key", "list", "--project", "demo-project",
+            ] + server.storeArguments
+        )
         #expect(listing.combined.contains("\(id)\trevoked"))
         #expect(!listing.combined.contains(String(credential.split(separator: "_").last!)))
     }
@@ -214,9 +216,11 @@ import Testing
 
     /// Makes an admin credential with the real CLI on the server's data directory.
     private func adminKey(_ server: HearthServerProcess, project: String) throws -> (credential: String, id: String) {
-        let result = try HearthCommand.run([
-            "admin-key", "create", "--project", project, "--label", "test", "--data", server.dataDirectory.path,
-        ])
+        let result = try HearthCommand.run(
+            [
+                "admin-key", "create", "--project", project, "--label", "test",
+            ] + server.storeArguments
+        )
         try #require(result.status == 0, "admin-key create failed: \(result.combined)")
         let credential = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let id = String(credential.dropFirst(4).prefix { $0 != "_" })

@@ -23,10 +23,12 @@ struct AppLinkDoctorTests {
     @Test("on the seed both apps open the link domain's links, and the command exits 0")
     func goodSetup() throws {
         let server = try HearthServerProcess()
-        let outcome = try HearthCommand.run([
-            "doctor", "links", "--project", "demo-project", "--data", server.dataDirectory.path, "--base",
-            server.baseURL,
-        ])
+        let outcome = try HearthCommand.run(
+            [
+                "doctor", "links", "--project", "demo-project", "--base",
+                server.baseURL,
+            ] + server.storeArguments
+        )
         #expect(outcome.status == 0, "\(outcome.combined)")
         #expect(outcome.output.contains("custom-domain.com:"))
         #expect(
@@ -41,10 +43,12 @@ struct AppLinkDoctorTests {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-config-broken-links.json")
         try Data(Self.brokenConfig.utf8).write(to: config, options: .atomic)
         let broken = try HearthServerProcess(arguments: ["--config", config.path])
-        let outcome = try HearthCommand.run([
-            "doctor", "links", "--project", "broken-links", "--data", broken.dataDirectory.path, "--base",
-            broken.baseURL,
-        ])
+        let outcome = try HearthCommand.run(
+            [
+                "doctor", "links", "--project", "broken-links", "--base",
+                broken.baseURL,
+            ] + broken.storeArguments
+        )
         #expect(outcome.status == 1, "\(outcome.combined)")
         let output = outcome.output
         #expect(output.contains("iOS org.broken.noteam: does not open"))
@@ -56,10 +60,12 @@ struct AppLinkDoctorTests {
 
         // The same project checked against a server where its domain is no link domain.
         let other = try HearthServerProcess()
-        let elsewhere = try HearthCommand.run([
-            "doctor", "links", "--project", "broken-links", "--data", broken.dataDirectory.path, "--base",
-            other.baseURL,
-        ])
+        let elsewhere = try HearthCommand.run(
+            [
+                "doctor", "links", "--project", "broken-links", "--base",
+                other.baseURL,
+            ] + broken.storeArguments
+        )
         #expect(elsewhere.status == 1)
         #expect(elsewhere.output.contains("apple-app-site-association answered 404, not 200"))
         #expect(elsewhere.output.contains("assetlinks.json answered 404, not 200"))
@@ -69,9 +75,11 @@ struct AppLinkDoctorTests {
     @Test("a bad --base and an unknown check are refused readably")
     func refusals() throws {
         let server = try HearthServerProcess()
-        let base = try HearthCommand.run([
-            "doctor", "links", "--project", "demo-project", "--data", server.dataDirectory.path, "--base", "ftp://x",
-        ])
+        let base = try HearthCommand.run(
+            [
+                "doctor", "links", "--project", "demo-project", "--base", "ftp://x",
+            ] + server.storeArguments
+        )
         #expect(base.status == 2)
         #expect(base.errors.contains("--base must be an http:// or https:// URL"))
         let unknown = try HearthCommand.run(["doctor", "dns"])

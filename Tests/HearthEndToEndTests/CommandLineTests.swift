@@ -102,10 +102,12 @@ import Testing
 
     @Test func adminCredentialsMadeByTheCommandLineAuthoriseAdminCalls() throws {
         let server = try HearthServerProcess()
-        let data = server.dataDirectory.path
-        let created = try HearthCommand.run([
-            "admin-key", "create", "--project", "demo-project", "--label", "ci", "--data", data,
-        ])
+        let data = server.storeArguments
+        let created = try HearthCommand.run(
+            [
+                "admin-key", "create", "--project", "demo-project", "--label", "ci",
+            ] + data
+        )
         #expect(created.status == 0)
         let credential = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(credential.hasPrefix("hak_"))
@@ -121,11 +123,13 @@ import Testing
         #expect(try rotate(credential) == 200)
         #expect(try rotate(credential + "x") == 401)
         let id = credential.split(separator: "_")[1]
-        let listed = try HearthCommand.run(["admin-key", "list", "--project", "demo-project", "--data", data])
+        let listed = try HearthCommand.run(["admin-key", "list", "--project", "demo-project"] + data)
         #expect(listed.output.contains("\(id)\tactive"))
-        let revoked = try HearthCommand.run([
-            "admin-key", "revoke", "--project", "demo-project", String(id), "--data", data,
-        ])
+        let revoked = try HearthCommand.run(
+            [
+                "admin-key", "revoke", "--project", "demo-project", String(id),
+            ] + data
+        )
         #expect(revoked.status == 0)
         #expect(try rotate(credential) == 401)
     }

@@ -31,10 +31,11 @@ import Testing
 ///   block of `docs/operations.md` (the configuration example), with a server started there by
 ///   the test (`hearth serve --config hearth.json --dev`, so both the example's projects and the
 ///   development seed's `demo-project` exist). Other commands get `--data <that server's data
-///   directory>` (replacing any `--data` they name), so they work on the server's data as the
-///   docs say they do.
-/// * `hearth serve` lines get `--port 0` and a temporary `--data` of their own (replacing any
-///   they name); arguments naming a file of the working directory become absolute paths.
+///   directory>` and, on PostgreSQL, its `--database` (replacing any `--data` or `--database`
+///   they name), so they work on the server's data as the docs say they do.
+/// * `hearth serve` lines get `--port 0`, a temporary `--data` and a database of their own
+///   (replacing any `--data` or `--database` they name); arguments naming a file of the working
+///   directory become absolute paths.
 @Suite struct DocumentationExampleTests {
     /// A fenced block (read by ``DocumentationBlocks``), named in test results by its place.
     struct Block: Sendable, CustomTestStringConvertible {
@@ -130,16 +131,15 @@ import Testing
                 return !word.hasPrefix("-") && FileManager.default.fileExists(atPath: path) ? path : word
             }
             if arguments.first == "serve" {
-                let flags = Self.removing(["--port", "--data"], from: Array(arguments.dropFirst()))
+                let flags = Self.removing(["--port", "--data", "--database"], from: Array(arguments.dropFirst()))
                 try Self.serve(flags, environment: environment, block: block, what: "`\(command.text)` (\(location))")
                 continue
             }
             if server == nil {
                 server = try HearthServerProcess(arguments: ["--config", configuration.path, "--dev"])
             }
-            let data = server!.dataDirectory.path
             let outcome = try HearthCommand.run(
-                Self.removing(["--data"], from: arguments) + ["--data", data],
+                Self.removing(["--data", "--database"], from: arguments) + server!.storeArguments,
                 in: directory,
                 environment: environment
             )
@@ -147,7 +147,7 @@ import Testing
                 outcome.status == 0,
                 """
                 \(location): `\(command.text)` exited \(outcome.status) (run as `hearth \
-                \(Self.removing(["--data"], from: arguments).joined(separator: " ")) --data <server data>`):
+                \(Self.removing(["--data", "--database"], from: arguments).joined(separator: " ")) --data <server data>`):
                 \(outcome.combined)
                 """
             )

@@ -7,10 +7,10 @@ import Testing
     @Test func installationsAreListedShownAndDeletedAndWebhooksManagedFromTheCommandLine() throws {
         let server = try HearthServerProcess()
         let client = server.client()
-        let data = server.dataDirectory
+        let data = server.storeArguments
         let installation = try client.register(app: Seed.iosApp)
 
-        let listed = try HearthCommand.run(["installations", "list", "--project", "demo-project", "--data", data.path])
+        let listed = try HearthCommand.run(["installations", "list", "--project", "demo-project"] + data)
         #expect(listed.status == 0)
         #expect(listed.output.contains(installation.fid))
         #expect(listed.output.contains(Seed.iosApp))
@@ -18,13 +18,14 @@ import Testing
         let added = try HearthCommand.run(
             [
                 "webhooks", "add", "--project", "demo-project", "--url", "http://127.0.0.1:9/hook", "--description",
-                "crm", "--data", data.path,
-            ])
+                "crm",
+            ] + data
+        )
         #expect(added.status == 0)
         let webhookID = try #require(added.output.split(separator: "\t").first.map(String.init))
         #expect(added.output.contains("whsec_"))
         #expect(
-            try HearthCommand.run(["webhooks", "list", "--project", "demo-project", "--data", data.path]).output
+            try HearthCommand.run(["webhooks", "list", "--project", "demo-project"] + data).output
                 .contains(webhookID)
         )
         #expect(
@@ -33,35 +34,43 @@ import Testing
         )
 
         let deleted = try HearthCommand.run(
-            ["installations", "delete", "--project", "demo-project", installation.fid, "--data", data.path])
+            ["installations", "delete", "--project", "demo-project", installation.fid] + data
+        )
         #expect(deleted.status == 0)
         #expect(try client.generateToken(installation).status == 404)
-        let shown = try HearthCommand.run([
-            "installations", "show", "--project", "demo-project", installation.fid, "--data", data.path,
-        ])
+        let shown = try HearthCommand.run(
+            [
+                "installations", "show", "--project", "demo-project", installation.fid,
+            ] + data
+        )
         #expect(shown.output.contains("state\tdeleted"))
         #expect(shown.output.contains("cause\tadmin"))
         #expect(shown.output.contains("delivery\t\(webhookID)"))
-        let pending = try HearthCommand.run([
-            "webhooks", "deliveries", "--project", "demo-project", "--data", data.path,
-        ])
+        let pending = try HearthCommand.run(
+            [
+                "webhooks", "deliveries", "--project", "demo-project",
+            ] + data
+        )
         #expect(pending.output.contains("\(webhookID)\t\(installation.fid)\tpending"))
 
-        let again = try HearthCommand.run([
-            "installations", "delete", "--project", "demo-project", installation.fid, "--data", data.path,
-        ])
+        let again = try HearthCommand.run(
+            [
+                "installations", "delete", "--project", "demo-project", installation.fid,
+            ] + data
+        )
         #expect(again.status != 0)
         #expect(again.errors.contains("already deleted"))
         let unknown = try HearthCommand.run(
-            ["installations", "show", "--project", "demo-project", generateClientFID(), "--data", data.path])
+            ["installations", "show", "--project", "demo-project", generateClientFID()] + data
+        )
         #expect(unknown.status != 0)
 
         #expect(
-            try HearthCommand.run(["webhooks", "remove", "--project", "demo-project", webhookID, "--data", data.path])
+            try HearthCommand.run(["webhooks", "remove", "--project", "demo-project", webhookID] + data)
                 .status == 0
         )
         #expect(
-            try HearthCommand.run(["webhooks", "deliveries", "--project", "demo-project", "--data", data.path]).output
+            try HearthCommand.run(["webhooks", "deliveries", "--project", "demo-project"] + data).output
                 .isEmpty
         )
     }

@@ -142,31 +142,37 @@ import Testing
 
     @Test func theCommandLineQueuesListsAndShowsMail() throws {
         let server = try HearthServerProcess(arguments: ["--mail-poll", "100"])
-        let data = server.dataDirectory.path
-        let id = try HearthCommand.output([
-            "mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR", "--data",
-            data,
-        ])
+        let data = server.storeArguments
+        let id = try HearthCommand.output(
+            [
+                "mail", "send-test", "--project", "demo-project", "--to", "ada@example.com", "--lang", "fa-IR",
+            ] + data
+        )
         .trimmingCharacters(in: .whitespacesAndNewlines)
         // The running server delivers what the command queued.
         #expect(server.waitForOutput("\"mailId\":\"\(id)\"", timeout: 10))
-        let list = try HearthCommand.output(["mail", "list", "--project", "demo-project", "--data", data])
+        let list = try HearthCommand.output(["mail", "list", "--project", "demo-project"] + data)
         let row = try #require(list.split(separator: "\n").first { $0.hasPrefix(id) })
         #expect(row.contains("\tsent\t1 attempts\tTEST\tfa\t"))
-        let shown = try HearthCommand.output(["mail", "show", "--project", "demo-project", id, "--data", data])
+        let shown = try HearthCommand.output(["mail", "show", "--project", "demo-project", id] + data)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
         #expect(json["language"] as? String == "fa")
         #expect((json["html"] as? String)?.contains("dir=\"rtl\"") == true)
         #expect(throws: TestHTTPError.self) {
-            try HearthCommand.output([
-                "mail", "send-test", "--project", "demo-project", "--to", "nobody", "--data", data,
-            ])
+            try HearthCommand.output(
+                [
+                    "mail", "send-test", "--project", "demo-project", "--to", "nobody",
+                ] + data
+            )
         }
         #expect(throws: TestHTTPError.self) {
-            try HearthCommand.output([
-                "mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en", "--subject",
-                "%LINK%", "--data", data,
-            ])
+            try HearthCommand.output(
+                [
+                    "mail", "template", "set", "--project", "demo-project", "--kind", "TEST", "--lang", "en",
+                    "--subject",
+                    "%LINK%",
+                ] + data
+            )
         }
     }
 

@@ -204,9 +204,11 @@ import Testing
 
     /// Makes an admin credential with `hearth admin-key create` on the server's data.
     static func adminKey(server: HearthServerProcess, project: String) throws -> String {
-        let output = try HearthCommand.output([
-            "admin-key", "create", "--project", project, "--data", server.dataDirectory.path,
-        ])
+        let output = try HearthCommand.output(
+            [
+                "admin-key", "create", "--project", project,
+            ] + server.storeArguments
+        )
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

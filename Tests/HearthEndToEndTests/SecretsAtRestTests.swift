@@ -2,9 +2,10 @@ import Foundation
 import HearthTestSupport
 import Testing
 
-/// What the database files hold after the secrets of a whole flow went through the real
-/// binary: none of them usable, byte for byte, in the files themselves (the log and the
-/// write-ahead index included), and the files the owner's alone.
+/// What the database holds after the secrets of a whole flow went through the real binary:
+/// none of them usable, byte for byte. On SQLite that is the files themselves (the log and the
+/// write-ahead index included), which are the owner's alone; on PostgreSQL, the `pg_dump` of
+/// the database (its files are the database server's).
 @Suite struct SecretsAtRestTests {
     @Test(
         "after sign-up, every email action, sign-in, an installation and an admin credential, no secret is in the database files"
@@ -36,10 +37,11 @@ import Testing
         secrets += [
             ("installation refresh token", installation.refreshToken), ("installation auth token", installation.token),
         ]
-        let credential = try HearthCommand.output([
-            "admin-key", "create", "--project", "demo-project", "--label", "at-rest",
-            "--data", server.dataDirectory.path,
-        ])
+        let credential = try HearthCommand.output(
+            [
+                "admin-key", "create", "--project", "demo-project", "--label", "at-rest",
+            ] + server.storeArguments
+        )
         .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!credential.isEmpty)
         secrets.append(("admin credential", credential))
@@ -54,9 +56,9 @@ import Testing
         let listed = Set(try client.pendingCodes().map(\.oobCode))
         #expect(!listed.isEmpty && listed.isSubset(of: Set(codes)))
 
-        // While the server runs (the write-ahead log holds the latest pages), and after it
-        // stopped (checkpointed into the database file).
-        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= 2)
+        // While the server runs (on SQLite the write-ahead log holds the latest pages), and after
+        // it stopped (checkpointed into the database file).
+        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= Self.filesWhileRunning)
         #expect(server.stop() == 0)
         _ = try Self.scanDatabaseFiles(of: server, for: secrets, moment: "stopped")
     }
@@ -84,41 +86,48 @@ import Testing
             try client.admin("GET", "installationDeliveries?state=pending").json["deliveries"] as? [[String: Any]]
         #expect(pending?.count == 2)
 
-        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= 2)
+        #expect(try Self.scanDatabaseFiles(of: server, for: secrets, moment: "running") >= Self.filesWhileRunning)
         #expect(server.stop() == 0)
         _ = try Self.scanDatabaseFiles(of: server, for: secrets, moment: "stopped")
     }
 
-    /// Searches every file of the server's database (`hearth.db*`) for each secret's bytes and
-    /// checks each file is mode 0600; prints the counts and answers how many files it read.
+    /// The database files a running server has at least: on SQLite the database and its log,
+    /// on PostgreSQL the one dump of its database.
+    static var filesWhileRunning: Int { TestDatabase.runsOnPostgreSQL ? 1 : 2 }
+
+    /// Searches everything the server's database stores (its `hearth.db*` files, or a dump of
+    /// its PostgreSQL database) for each secret and checks each file is mode 0600; prints the
+    /// counts and answers how many files it read.
     static func scanDatabaseFiles(
         of server: HearthServerProcess,
         for secrets: [(what: String, value: String)],
         moment: String
     ) throws -> Int {
-        let files = try FileManager.default.contentsOfDirectory(atPath: server.dataDirectory.path)
-            .filter { $0.hasPrefix("hearth.db") }
-        #expect(files.contains("hearth.db"))
+        let stored = try server.storedContents()
+        if server.database.url != nil {
+            #expect(stored.count == 1)
+        } else {
+            #expect(stored.contains { $0.name == "hearth.db" })
+        }
         var bytes = 0
         var found = 0
-        for file in files {
-            let path = server.dataDirectory.appendingPathComponent(file).path
-            let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (name, path, contents) in stored {
             bytes += contents.count
-            for (what, value) in secrets where contents.range(of: Data(value.utf8)) != nil {
-                Issue.record("\(moment): \(file) holds the \(what)")
+            for (what, value) in secrets where contents.holds(value) {
+                Issue.record("\(moment): \(name) holds the \(what)")
                 found += 1
             }
+            guard let path else { continue }
             let mode = try #require(
                 try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
             )
-            #expect(mode & 0o777 == 0o600, "\(file) is \(String(mode & 0o777, radix: 8)), not 0600")
+            #expect(mode & 0o777 == 0o600, "\(name) is \(String(mode & 0o777, radix: 8)), not 0600")
         }
         print(
-            "secrets at rest (\(moment)): \(secrets.count) secrets searched in \(files.count) files, "
+            "secrets at rest (\(moment)): \(secrets.count) secrets searched in \(stored.count) files, "
                 + "\(bytes) bytes: \(found) found"
         )
-        return files.count
+        return stored.count
     }
 
     /// The code of the first action link in a message's text.

@@ -18,7 +18,7 @@ import Testing
             "--test-clock", "--smtp", "smtp://mailer:\(smtpPassword)@127.0.0.1:1?starttls=off&timeout=2",
             "--mail-retry-base", "10", "--mail-poll", "20", "--webhook-retry-base-ms", "10",
         ])
-        let data = ["--data", server.dataDirectory.path]
+        let data = server.storeArguments
         var secrets = [smtpPassword, hookPassword]
         var answers: [String] = []
         let client = server.client()
@@ -212,7 +212,7 @@ import Testing
             """
         try Data(document.utf8).write(to: config)
         let server = try HearthServerProcess(arguments: ["--config", config.path])
-        let shown = try HearthCommand.run(["project", "show", "mail-project", "--data", server.dataDirectory.path])
+        let shown = try HearthCommand.run(["project", "show", "mail-project"] + server.storeArguments)
         server.stop()
         #expect(shown.status == 0, "\(shown.errors)")
         #expect(shown.output.contains("smtp://***@127.0.0.1:1"))

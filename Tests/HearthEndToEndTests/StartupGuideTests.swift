@@ -1,4 +1,5 @@
 import Foundation
+import HearthBase
 import HearthTestSupport
 import Testing
 
@@ -26,21 +27,22 @@ import Testing
         #expect(lines.prefix(8).contains { $0.contains("FIREBASE_AUTH_EMULATOR_HOST=\(address)") })
         let listing = "http://\(address)/emulator/v1/projects/demo-project/oobCodes"
         #expect(guide.contains(listing))
-        let command = "hearth mail list --project demo-project --data \(server.dataDirectory.path)"
-        #expect(guide.contains(command))
+        // The guide prints a database URL with its user-info hidden, so it is run with the real one.
+        let printedFlags = server.storeArguments.map { $0.contains("://") ? "\(RedactedURL($0))" : $0 }
+        #expect(guide.contains("hearth mail list --project demo-project " + printedFlags.joined(separator: " ")))
 
         // Doing what they say: a code appears in the listing, the message in `hearth mail list`.
         let client = server.client()
         _ = try client.call("accounts:signUp", ["email": "new@example.com", "password": "password-1"])
         #expect(try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "new@example.com"]).status == 200)
         #expect(try client.pendingCode("PASSWORD_RESET", for: "new@example.com") != nil)
-        let listed = try hearth(Array(command.split(separator: " ").dropFirst().map(String.init)))
+        let listed = try hearth(["mail", "list", "--project", "demo-project"] + server.storeArguments)
         #expect(listed.contains("new@example.com"))
     }
 
     @Test func everyCommandLineTablePrintsTimesAsISO8601() throws {
         let server = try HearthServerProcess()
-        let data = ["--data", server.dataDirectory.path, "--project", "demo-project"]
+        let data = server.storeArguments + ["--project", "demo-project"]
         _ = try hearth(["admin-key", "create", "--label", "ci"] + data)
         _ = try server.client().register()
         server.stop()

@@ -5,11 +5,14 @@ import HearthBase
     import Glibc
 #endif
 
-/// The real `hearth` binary, started for a test on a free port with its own data directory.
-/// `stop()` sends SIGTERM; `kill()` sends SIGKILL; `restart()` starts it again on the same
-/// data (and the same port when it can).
+/// The real `hearth` binary, started for a test on a free port with its own data directory and
+/// database (``TestDatabase``: the SQLite file in that directory, or a PostgreSQL database of
+/// its own). `stop()` sends SIGTERM; `kill()` sends SIGKILL; `restart()` starts it again on the
+/// same data (and the same port when it can).
 public final class HearthServerProcess: @unchecked Sendable {
     public let dataDirectory: URL
+    /// Where the data lives; released (a PostgreSQL database dropped) with this server.
+    public let database: TestDatabase
     public private(set) var port = 0
     public private(set) var process: Process?
     public let extraArguments: [String]
@@ -25,10 +28,17 @@ public final class HearthServerProcess: @unchecked Sendable {
         return executable.deletingLastPathComponent().appendingPathComponent("hearth").path
     }
 
-    /// Starts `hearth serve --port 0 --data <temp> <arguments>` and waits until it is ready.
-    public init(arguments: [String] = [], environment: [String: String] = [:], waitUntilReady: Bool = true) throws {
+    /// Starts `hearth serve --port 0 --data <temp> [--database <url>] <arguments>` and waits
+    /// until it is ready; on `database`, or a fresh one of the run's kind when `nil`.
+    public init(
+        arguments: [String] = [],
+        environment: [String: String] = [:],
+        database: TestDatabase? = nil,
+        waitUntilReady: Bool = true
+    ) throws {
         BrokenPipes.ignore()
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(UUID().uuidString)")
+        self.database = try database ?? TestDatabase()
         extraArguments = arguments
         self.environment = environment
         try start(port: 0, waitUntilReady: waitUntilReady)
@@ -37,6 +47,22 @@ public final class HearthServerProcess: @unchecked Sendable {
     deinit {
         if let process, process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// The flags that point a data command (`hearth mail list …`) at this server's data:
+    /// `--data <dir>`, and `--database <url>` on PostgreSQL.
+    public var storeArguments: [String] { ["--data", dataDirectory.path] + database.arguments }
+
+    /// What the store holds at rest, to search for secrets: on SQLite each `hearth.db*` file of
+    /// the data directory (with its path), on PostgreSQL the `pg_dump` of the database (no path).
+    public func storedContents() throws -> [(name: String, path: String?, bytes: Data)] {
+        if let name = database.name { return [("pg_dump of \(name)", nil, try database.dump())] }
+        return try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)
+            .filter { $0.hasPrefix("hearth.db") }.sorted()
+            .map { file in
+                let path = dataDirectory.appendingPathComponent(file).path
+                return (file, path, try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
     }
 
     /// Every line the server printed so far (its JSON log).
@@ -48,7 +74,7 @@ public final class HearthServerProcess: @unchecked Sendable {
     public func start(port requestedPort: Int, waitUntilReady: Bool = true) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = ["serve", "--port", String(requestedPort), "--data", dataDirectory.path] + extraArguments
+        process.arguments = ["serve", "--port", String(requestedPort)] + storeArguments + extraArguments
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in self.environment { environment[key] = value }
         process.environment = environment

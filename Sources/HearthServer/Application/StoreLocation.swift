@@ -23,8 +23,8 @@ enum StoreLocation {
         switch self {
         case .sqlite(let path):
             return try SQLiteStore(SQLiteStore.Configuration(path: path)) { message in log.error(message) }
-        case .postgres:
-            throw UsageError("hearth: this build does not support PostgreSQL yet; use sqlite:PATH")
+        case .postgres(let url):
+            return try PostgresStore(PostgresStore.Configuration(url: url)) { message in log.error(message) }
         }
     }
 }

@@ -1,0 +1,273 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import HearthStore
+
+/// What the PostgreSQL store adds to the contract: it rides out a server restart (failing fast
+/// as unavailable meanwhile, recovering by itself, keeping every acknowledged write), runs a
+/// group that lost a deadlock again, turns a statement timeout into unavailable, and lets
+/// only one of several nodes starting at once apply each migration.
+@Suite(.enabled(if: PostgresTestServer.url != nil, "needs HEARTH_TEST_POSTGRES_URL"))
+struct PostgresStoreTests {
+    private static let scratch = Migration(
+        version: 1000,
+        name: "scratch",
+        sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, label TEXT NOT NULL)"
+    )
+
+    @Test func theStoreRidesOutAServerRestartAndKeepsEveryAcknowledgedWrite() throws {
+        let cluster = try PrivatePostgresCluster.start(port: 55510)
+        defer { cluster.remove() }
+        var configuration = PostgresStore.Configuration(url: cluster.url)
+        configuration.connectTimeoutSeconds = 2
+        configuration.reconnectIntervalMilliseconds = 100
+        let store = try PostgresStore(configuration, migrations: Schema.migrations + [Self.scratch])
+        defer { store.close() }
+
+        // A writer and a reader keep going through the restart; every failure must be a 503.
+        let acknowledged = Mutex<[Int64]>([])
+        let otherErrors = Mutex<[String]>([])
+        let running = Atomic<Bool>(true)
+        let load = DispatchGroup()
+        DispatchQueue.global().async(group: load) {
+            var id: Int64 = 0
+            while running.load(ordering: .relaxed) {
+                id += 1
+                do {
+                    try store.write { [id] in
+                        try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (?, 'x')", [.integer(id)])
+                    }
+                    acknowledged.withLock { $0.append(id) }
+                } catch let error as StoreError where error.isUnavailable {
+                    usleep(5_000)
+                } catch {
+                    otherErrors.withLock { $0.append("write: \(error)") }
+                }
+            }
+        }
+        DispatchQueue.global().async(group: load) {
+            while running.load(ordering: .relaxed) {
+                do {
+                    _ = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
+                } catch let error as StoreError where error.isUnavailable {
+                    usleep(5_000)
+                } catch {
+                    otherErrors.withLock { $0.append("read: \(error)") }
+                }
+            }
+        }
+        try waitUntil { acknowledged.withLock { $0.count } >= 50 }
+
+        try cluster.stop()
+        let clock = ContinuousClock()
+        for _ in 0..<5 {
+            let started = clock.now
+            #expect {
+                try store.write { try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (-1, 'down')", []) }
+            } throws: { error in
+                (error as? StoreError)?.isUnavailable == true
+            }
+            #expect {
+                try store.read { try $0.connection.queryFirst("SELECT 1", []) }
+            } throws: { error in
+                (error as? StoreError)?.isUnavailable == true
+            }
+            #expect(clock.now - started < .seconds(1), "fails fast while the server is down")
+        }
+        #expect {
+            try PostgresStore(configuration, migrations: Schema.migrations + [Self.scratch])
+        } throws: { error in
+            (error as? StoreError)?.isUnavailable == true
+        }
+        let beforeRestart = acknowledged.withLock { $0.count }
+
+        try cluster.startAgain()
+        try waitUntil { acknowledged.withLock { $0.count } >= beforeRestart + 50 }
+        running.store(false, ordering: .relaxed)
+        load.wait()
+
+        let stored = Set(
+            try store.read { try $0.connection.query("SELECT id FROM scratch", []).map { $0.int64(0) } }
+        )
+        let written = acknowledged.withLock { $0 }
+        #expect(written.allSatisfy(stored.contains), "every acknowledged write is there after the restart")
+        #expect(otherErrors.withLock { $0 }.isEmpty, "\(otherErrors.withLock { $0.prefix(3) })")
+    }
+
+    @Test func aGroupThatLosesADeadlockIsRunAgain() throws {
+        let fixture = try StoreFixture(.postgres, migrations: Schema.migrations + [Self.scratch])
+        let url = try #require(fixture.databaseURL)
+        try fixture.store.write {
+            try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'a'), (2, 'b')", [])
+        }
+        // A second node on the same database.
+        let other = try PostgresStore(PostgresStore.Configuration(url: url), migrations: Schema.migrations + [Self.scratch])
+        defer { other.close() }
+        let attempts = Atomic<Int>(0)
+        let firstLocked = DispatchSemaphore(value: 0)
+        let secondLocked = DispatchSemaphore(value: 0)
+        /// Locks `first`, waits (on its first run) for the other to lock the other row, then
+        /// takes that one too: the two transactions wait for each other.
+        @Sendable func crossing(_ first: Int64, _ second: Int64, mine: DispatchSemaphore, theirs: DispatchSemaphore)
+            -> @Sendable (WriteTransaction) throws -> Void
+        {
+            { transaction in
+                let attempt = attempts.add(1, ordering: .relaxed).newValue
+                try transaction.connection.execute("UPDATE scratch SET label = 'x' WHERE id = ?", [.integer(first)])
+                if attempt <= 2 {
+                    mine.signal()
+                    _ = theirs.wait(timeout: .now() + 5)
+                }
+                try transaction.connection.execute("UPDATE scratch SET label = 'y' WHERE id = ?", [.integer(second)])
+            }
+        }
+        let outcomes = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (store, first, second, mine, theirs) in [
+            (fixture.store, Int64(1), Int64(2), firstLocked, secondLocked),
+            (other as any Store, Int64(2), Int64(1), secondLocked, firstLocked),
+        ] {
+            DispatchQueue.global().async(group: group) {
+                do {
+                    try store.write(crossing(first, second, mine: mine, theirs: theirs))
+                    outcomes.withLock { $0.append("ok") }
+                } catch {
+                    outcomes.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        group.wait()
+        #expect(outcomes.withLock { $0 } == ["ok", "ok"])
+        #expect(attempts.load(ordering: .relaxed) == 3, "the deadlock's loser ran once more")
+    }
+
+    @Test func aStatementPastItsTimeoutIsUnavailable() throws {
+        let url = try PostgresTestServer.createDatabase()
+        defer { PostgresTestServer.dropDatabase(url) }
+        var configuration = PostgresStore.Configuration(url: url)
+        configuration.statementTimeoutMilliseconds = 200
+        let store = try PostgresStore(configuration)
+        defer { store.close() }
+        #expect {
+            try store.read { try $0.connection.queryFirst("SELECT pg_sleep(2)", []) }
+        } throws: { error in
+            (error as? StoreError)?.kind == .unavailable
+        }
+        #expect(try store.read { try $0.connection.queryFirst("SELECT 41 + 1", [])?.int(0) } == 42)
+    }
+
+    @Test func nodesStartingTogetherApplyEachMigrationOnce() throws {
+        // Applied twice, the step would fail (the table exists) and count two rows.
+        let once = Migration(
+            version: 1000,
+            name: "applied once",
+            sql: "CREATE TABLE applied_once (node BIGINT); INSERT INTO applied_once VALUES (1);"
+        )
+        for _ in 0..<3 {
+            let url = try PostgresTestServer.createDatabase()
+            defer { PostgresTestServer.dropDatabase(url) }
+            let stores = Mutex<[any Store]>([])
+            let errors = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: group) {
+                    start.wait()
+                    do {
+                        let store = try PostgresStore(
+                            PostgresStore.Configuration(url: url),
+                            migrations: Schema.migrations + [once]
+                        )
+                        stores.withLock { $0.append(store) }
+                    } catch {
+                        errors.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            for _ in 0..<3 { start.signal() }
+            group.wait()
+            let opened = stores.withLock { $0 }
+            defer { for store in opened { store.close() } }
+            #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
+            let store = try #require(opened.first)
+            #expect(try store.read { try $0.connection.queryFirst("SELECT count(*) FROM applied_once", [])?.int(0) } == 1)
+            let versions = try store.read {
+                try $0.connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map { $0.int(0) }
+            }
+            #expect(versions == (Schema.migrations + [once]).map(\.version))
+        }
+    }
+
+    /// Waits (polling) until `condition` holds, or fails after `seconds`.
+    private func waitUntil(seconds: Double = 30, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out waiting")
+                return
+            }
+            usleep(10_000)
+        }
+    }
+}
+
+/// A PostgreSQL cluster of the test's own (`scripts/postgres`), which it may stop and start.
+struct PrivatePostgresCluster {
+    let directory: String
+    let port: Int
+    let url: String
+    private static let binaries = "/usr/lib/postgresql/15/bin"
+    private static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/postgres").path
+
+    static func start(port: Int) throws -> PrivatePostgresCluster {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-pg-\(UUID().uuidString)")
+        let url = try run([script, "start", directory.path, String(port)])
+        return PrivatePostgresCluster(directory: directory.path, port: port, url: url)
+    }
+
+    /// Stops the server (fast shutdown: sessions are ended, as by a restart).
+    func stop() throws {
+        _ = try Self.run(asOwner(["\(Self.binaries)/pg_ctl", "-D", "\(directory)/data", "-m", "fast", "-w", "stop"]))
+    }
+
+    /// Starts the stopped server again with the options `scripts/postgres` gave it.
+    func startAgain() throws {
+        let options = "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(directory) "
+            + "-c max_connections=300 -c fsync=off -c full_page_writes=off"
+        _ = try Self.run(
+            asOwner([
+                "\(Self.binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o",
+                options, "start",
+            ])
+        )
+    }
+
+    func remove() {
+        _ = try? Self.run([Self.script, "stop", directory])
+    }
+
+    /// initdb and the server refuse to run as root: as root, commands run as `postgres`.
+    private func asOwner(_ command: [String]) -> [String] {
+        getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
+    }
+
+    @discardableResult
+    private static func run(_ command: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw StoreError(.other, "\(command.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
