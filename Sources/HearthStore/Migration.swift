@@ -29,9 +29,12 @@ extension Migration {
     /// not yet recorded, so a new step in one area's range (say 101) reaches a database whose
     /// other areas are already further on (at 400). Safe when several processes start at once:
     /// each step runs in a transaction that first re-checks whether it is recorded.
+    /// - Returns: the steps this call applied, in the order it applied them (none when the
+    ///   schema was up to date).
     /// - Throws: `.incompatibleSchema` when the database records a step this hearth does not
     ///   know (a newer hearth migrated it).
-    static func apply(_ migrations: [Migration], on connection: any SQLConnection) throws(StoreError) {
+    @discardableResult
+    static func apply(_ migrations: [Migration], on connection: any SQLConnection) throws(StoreError) -> [Migration] {
         try connection.executeScript(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -43,6 +46,7 @@ extension Migration {
         )
         let known = Set(migrations.map(\.version))
         let begin = connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        var applied: [Migration] = []
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             try connection.execute(begin, [])
             do throws(StoreError) {
@@ -62,6 +66,7 @@ extension Migration {
                             .integer(SystemClock().nowSeconds()),
                         ]
                     )
+                    applied.append(migration)
                 }
                 try connection.execute("COMMIT", [])
             } catch {
@@ -69,5 +74,6 @@ extension Migration {
                 throw error
             }
         }
+        return applied
     }
 }
