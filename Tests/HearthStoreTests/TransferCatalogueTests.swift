@@ -23,9 +23,9 @@ import Testing
         let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [later])
         let differences = try Self.differences(fixture.store)
         #expect(differences.count == 2)
-        #expect(differences.first?.hasPrefix("accounts: columns are project_id text, local_id text,") == true)
-        #expect(differences.first?.contains("phone_number text, nickname text; the catalogue has") == true)
-        #expect(differences.last == "badges: in the schema, not in the catalogue")
+        #expect(differences.first == "badges: in the schema, not in the catalogue")
+        #expect(differences.last?.hasPrefix("accounts: columns are project_id text, local_id text,") == true)
+        #expect(differences.last?.contains("phone_number text, nickname text; the catalogue has") == true)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -74,7 +74,7 @@ import Testing
             }
             let key = columns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }
             if key.map(\.name) != table.key {
-                differences.append("\(table.name): key is \(key.map(\.column.name)), the catalogue's \(table.key)")
+                differences.append("\(table.name): key is \(key.map(\.name)), the catalogue's \(table.key)")
             }
             for parent in live.parents[table.name, default: []] where !listed[..<position].contains(parent) {
                 differences.append("\(table.name): refers to \(parent), which the catalogue does not list before it")
