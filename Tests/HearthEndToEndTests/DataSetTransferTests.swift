@@ -1,0 +1,187 @@
+import Foundation
+import HearthTestSupport
+import Testing
+
+/// `hearth export` and `hearth import` move a whole data set: a database populated through the
+/// real server, exported and imported into a fresh one, serves every installation, account,
+/// pending code and queued email as before; a wrong master key and a target that already holds
+/// data are refused, each with one line.
+@Suite struct DataSetTransferTests {
+    @Test func aDataSetExportedAndImportedIntoAFreshDatabaseServesAsBefore() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        let file = scratch.path("data-set.txt")
+        try scratch.transfer(["export", "--database", source.database, file], key: source.masterKey)
+
+        let target = scratch.database("target")
+        let imported = try scratch.transfer(["import", "--database", target, file], key: source.masterKey)
+        #expect(imported.contains("installations: 3 (installations 3, installation_tombstones 0)"))
+        #expect(imported.contains("accounts: 2 (accounts 1, refresh_tokens 1)"))
+        try source.expectServed(from: target)
+    }
+
+    @Test func aWrongMasterKeyIsRefusedWithOneLineAndNothingIsWritten() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        let file = scratch.path("data-set.txt")
+        let wrongKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+
+        let refusedExport = try HearthCommand.run(
+            ["export", "--database", source.database, file],
+            environment: ["HEARTH_MASTER_KEY": wrongKey]
+        )
+        #expect(refusedExport.status == 1)
+        #expect(refusedExport.errors.hasPrefix("hearth export: the master key does not open signing key "))
+        #expect(refusedExport.errors.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
+
+        try scratch.transfer(["export", "--database", source.database, file], key: source.masterKey)
+        let target = scratch.database("target")
+        let refusedImport = try HearthCommand.run(
+            ["import", "--database", target, file],
+            environment: ["HEARTH_MASTER_KEY": wrongKey]
+        )
+        #expect(refusedImport.status == 1)
+        #expect(refusedImport.errors.hasPrefix("hearth import: the master key does not open signing key "))
+        #expect(refusedImport.errors.split(separator: "\n").count == 1)
+        // Nothing was written: the right key imports without --replace.
+        try scratch.transfer(["import", "--database", target, file], key: source.masterKey)
+    }
+
+    @Test func aDatabaseThatHoldsDataIsReplacedOnlyWhenAskedTo() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        let file = scratch.path("data-set.txt")
+        try scratch.transfer(["export", "--database", source.database, file], key: source.masterKey)
+
+        // Another server's data: its own projects and keys, sealed with another master key.
+        let other = try DataSet.populated(database: scratch.database("other"))
+        let refused = try HearthCommand.run(
+            ["import", "--database", other.database, file],
+            environment: ["HEARTH_MASTER_KEY": source.masterKey]
+        )
+        #expect(refused.status == 1)
+        #expect(
+            refused.errors == "hearth import: the database already holds data; pass --replace to delete it and import\n"
+        )
+        try scratch.transfer(["import", "--database", other.database, "--replace", file], key: source.masterKey)
+        try source.expectServed(from: other.database)
+
+        let truncated = scratch.path("truncated.txt")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try String(text.dropLast(30)).write(toFile: truncated, atomically: true, encoding: .utf8)
+        let partial = try HearthCommand.run(
+            ["import", "--database", scratch.database("third"), truncated],
+            environment: ["HEARTH_MASTER_KEY": source.masterKey]
+        )
+        #expect(partial.status == 1)
+        #expect(partial.errors.contains("is not a whole data set"))
+    }
+
+    @Test func migrateAppliesThePendingStepsAndThenSaysTheSchemaIsUpToDate() throws {
+        let scratch = try Scratch()
+        let database = scratch.database("fresh")
+        let first = try HearthCommand.run(["migrate", "--database", database])
+        #expect(first.status == 0)
+        let lines = first.output.split(separator: "\n")
+        #expect(lines.first == "applied step 1: projects and signing keys")
+        let steps = lines.count - 1
+        #expect(steps > 10)
+        #expect(lines.last == "the schema is at \(steps) steps")
+
+        let again = try HearthCommand.run(["migrate", "--database", database])
+        #expect(again.status == 0)
+        #expect(again.output == "the schema is up to date at \(steps) steps\n")
+    }
+}
+
+/// A temporary directory for the databases and files of one test.
+private struct Scratch {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-transfer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The `--database` URL of a SQLite database named `name` here.
+    func database(_ name: String) -> String { "sqlite:" + path("\(name).db") }
+
+    /// Runs `hearth <arguments>` with `key` as the master key; answers its output, failing the
+    /// test when it fails.
+    @discardableResult
+    func transfer(_ arguments: [String], key: String) throws -> String {
+        let outcome = try HearthCommand.run(arguments, environment: ["HEARTH_MASTER_KEY": key])
+        try #require(outcome.status == 0, "hearth \(arguments.joined(separator: " ")): \(outcome.combined)")
+        return outcome.output
+    }
+}
+
+/// What a populated data set holds, to check against a server serving a copy of it.
+private struct DataSet {
+    let database: String
+    let masterKey: String
+    let installations: [Registered]
+    let email = "ada@example.com"
+    let password = "password-1"
+    let resetCode: String
+    let mailID: String
+
+    /// The development seed served on `database`, with three installations, an account that
+    /// has signed in, a pending password-reset code and the email that carries it.
+    static func populated(database: String) throws -> DataSet {
+        let server = try HearthServerProcess(arguments: ["--database", database])
+        defer { server.stop() }
+        let client = server.client()
+        let installations = try (0..<3).map { _ in try client.register() }
+        _ = try client.signUp("ada@example.com", "password-1")
+        #expect(try client.sendOobCode(["requestType": "PASSWORD_RESET", "email": "ada@example.com"]).status == 200)
+        let code = try #require(try client.pendingCode("PASSWORD_RESET", for: "ada@example.com"))
+        let masterKey = try String(
+            contentsOf: server.dataDirectory.appendingPathComponent("master.key"),
+            encoding: .utf8
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+        let mail = try HearthCommand.output(["mail", "list", "--project", "demo-project", "--database", database])
+        let mailID = try #require(
+            mail.split(separator: "\n").first { $0.contains("\tPASSWORD_RESET\t") }?.split(separator: "\t").first
+        )
+        return DataSet(
+            database: database,
+            masterKey: masterKey,
+            installations: installations,
+            resetCode: code.oobCode,
+            mailID: String(mailID)
+        )
+    }
+
+    /// Serves `database` with this data set's master key and checks that everything works:
+    /// every installation gets a token, the account signs in, the reset code applies, and the
+    /// email is there with the code's link in it.
+    func expectServed(from database: String) throws {
+        let shown = try HearthCommand.run(
+            ["mail", "show", "--project", "demo-project", mailID, "--database", database],
+            environment: ["HEARTH_MASTER_KEY": masterKey]
+        )
+        #expect(shown.status == 0, "\(shown.combined)")
+        #expect(shown.output.contains(resetCode), "the queued email opens with its link")
+
+        let server = try HearthServerProcess(
+            arguments: ["--database", database],
+            environment: ["HEARTH_MASTER_KEY": masterKey]
+        )
+        defer { server.stop() }
+        let client = server.client()
+        for installation in installations {
+            let token = try client.generateToken(installation)
+            #expect(token.status == 200, "\(installation.fid): \(token.text)")
+        }
+        #expect(try client.signIn(email, password).status == 200)
+        let reset = try client.call("accounts:resetPassword", ["oobCode": resetCode, "newPassword": "password-2"])
+        #expect(reset.status == 200, "\(reset.text)")
+        #expect(try client.signIn(email, "password-2").status == 200)
+    }
+}
