@@ -23,7 +23,9 @@ enum TransferCommand {
         )
         let directory = DataDirectory(path: parsed.value("data") ?? ".hearth")
         if parsed.value("database") == nil && command != "export" { try directory.prepare() }
-        let location = try StoreLocation(StoreLocation.databaseURL(parsed.value("database"), dataDirectory: directory.path))
+        let location = try StoreLocation(
+            StoreLocation.databaseURL(parsed.value("database"), dataDirectory: directory.path)
+        )
         let log = Log(minimumLevel: .error)
 
         if command == "migrate" {

@@ -15,7 +15,7 @@ import HearthStore
 /// ```
 ///
 /// A row is its values separated by tabs, each typed by its first character: `N` null,
-/// `I` an integer, `R` a real, `T` text with `\\`, tab, newline and carriage return escaped as
+/// `I` an integer, `R` a real, `T` text with `\`, tab, newline and carriage return escaped as
 /// `\\`, `\t`, `\n`, `\r`, `B` bytes in base64. Sealed values (signing keys, queued mail, webhook
 /// secrets) are bytes like any other: they travel sealed. The `end` lines carry the counts, so a
 /// truncated or edited file is refused rather than half imported.

@@ -59,14 +59,18 @@ public enum TransferCatalogue {
 
     public static let tables: [Table] = [
         Table(
-            "projects", area: "projects", key: ["project_id"],
+            "projects",
+            area: "projects",
+            key: ["project_id"],
             [
                 "project_id": .text, "project_number": .text, "document": .text, "revision": .integer,
                 "updated_at": .integer,
             ]
         ),
         Table(
-            "signing_keys", area: "signing keys", key: ["key_id"],
+            "signing_keys",
+            area: "signing keys",
+            key: ["key_id"],
             [
                 "key_id": .text, "project_id": .text, "purpose": .text, "algorithm": .text, "public_jwk": .text,
                 "sealed_private_key": .bytes, "created_at": .integer, "retired_at": .integer,
@@ -74,18 +78,24 @@ public enum TransferCatalogue {
             ]
         ),
         Table(
-            "admin_credentials", area: "admin credentials", key: ["credential_id"],
+            "admin_credentials",
+            area: "admin credentials",
+            key: ["credential_id"],
             [
                 "credential_id": .text, "project_id": .text, "label": .text, "secret_hash": .bytes,
                 "created_at": .integer, "last_used_at": .integer, "revoked_at": .integer,
             ]
         ),
         Table(
-            "rate_counters", area: "rate counters", key: ["bucket", "window_start"],
+            "rate_counters",
+            area: "rate counters",
+            key: ["bucket", "window_start"],
             ["bucket": .text, "window_start": .integer, "hits": .integer, "expires_at": .integer]
         ),
         Table(
-            "accounts", area: "accounts", key: ["project_id", "local_id"],
+            "accounts",
+            area: "accounts",
+            key: ["project_id", "local_id"],
             [
                 "project_id": .text, "local_id": .text, "email": .text, "email_verified": .integer,
                 "password_hash": .text, "password_updated_at": .integer, "display_name": .text, "photo_url": .text,
@@ -96,14 +106,18 @@ public enum TransferCatalogue {
             ]
         ),
         Table(
-            "refresh_tokens", area: "accounts", key: ["token_hash"],
+            "refresh_tokens",
+            area: "accounts",
+            key: ["token_hash"],
             [
                 "token_hash": .bytes, "project_id": .text, "local_id": .text, "auth_time_seconds": .integer,
                 "created_at": .integer, "revoked_at": .integer,
             ]
         ),
         Table(
-            "action_codes", area: "action codes", key: ["code_hash"],
+            "action_codes",
+            area: "action codes",
+            key: ["code_hash"],
             [
                 "code_hash": .bytes, "project_id": .text, "operation": .text, "local_id": .text, "email": .text,
                 "new_email": .text, "continue_url": .text, "language": .text, "created_at": .integer,
@@ -111,11 +125,15 @@ public enum TransferCatalogue {
             ]
         ),
         Table(
-            "mail_templates", area: "mail", key: ["template_key"],
+            "mail_templates",
+            area: "mail",
+            key: ["template_key"],
             ["template_key": .bytes, "source": .text, "created_at": .integer]
         ),
         Table(
-            "mail_outbox", area: "mail", key: ["project_id", "id"],
+            "mail_outbox",
+            area: "mail",
+            key: ["project_id", "id"],
             [
                 "id": .text, "project_id": .text, "kind": .text, "language": .text, "sender": .text,
                 "recipient": .text, "reply_to": .text, "subject": .text, "message_id": .text,
@@ -126,32 +144,42 @@ public enum TransferCatalogue {
             ]
         ),
         Table(
-            "mail_bodies", area: "mail", key: ["id"],
+            "mail_bodies",
+            area: "mail",
+            key: ["id"],
             [
                 "id": .text, "html_body": .text, "text_body": .text, "action_code": .text, "action_link": .text,
                 "sealed_action": .bytes,
             ]
         ),
         Table(
-            "installations", area: "installations", key: ["project_id", "fid"],
+            "installations",
+            area: "installations",
+            key: ["project_id", "fid"],
             [
                 "project_id": .text, "fid": .text, "app_id": .text, "refresh_token_hash": .bytes,
                 "sdk_version": .text, "created_ms": .integer, "last_seen_ms": .integer,
             ]
         ),
         Table(
-            "installation_tombstones", area: "installations", key: ["project_id", "fid"],
+            "installation_tombstones",
+            area: "installations",
+            key: ["project_id", "fid"],
             ["project_id": .text, "fid": .text, "app_id": .text, "deleted_ms": .integer, "cause": .text]
         ),
         Table(
-            "installation_webhooks", area: "webhooks", key: ["webhook_id"],
+            "installation_webhooks",
+            area: "webhooks",
+            key: ["webhook_id"],
             [
                 "webhook_id": .text, "project_id": .text, "url": .text, "sealed_secret": .bytes,
                 "description": .text, "created_ms": .integer,
             ]
         ),
         Table(
-            "installation_deliveries", area: "webhooks", key: ["webhook_id", "fid"],
+            "installation_deliveries",
+            area: "webhooks",
+            key: ["webhook_id", "fid"],
             [
                 "webhook_id": .text, "fid": .text, "project_id": .text, "state": .text, "attempts": .integer,
                 "next_attempt_ms": .integer, "lease_owner": .text, "lease_until_ms": .integer,
