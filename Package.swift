@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The layers, lowest first. A target only depends on targets above it in this list.
         .target(name: "HearthBase"),
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "HearthWire"),
         .target(name: "HearthCrypto", dependencies: ["HearthBase", "COpenSSL", "CArgon2"]),
         .target(name: "HearthHTTP", dependencies: ["HearthBase", "CMicroHTTPD", "CZlib"]),
-        .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite"]),
+        .target(name: "HearthStore", dependencies: ["HearthBase", "CSQLite", "CLibPQ"]),
         .target(name: "HearthNetwork", dependencies: ["HearthBase", "CCurl"]),
         .target(name: "HearthCore", dependencies: ["HearthBase", "HearthCrypto", "HearthStore", "HearthWire"]),
         .target(

@@ -33,6 +33,8 @@ final class GroupCommitWriter: Sendable {
     /// `DispatchTime` uptime of the latest commit, in nanoseconds (0 before the first).
     private let lastCommitUptime = Atomic<UInt64>(0)
     private let maximumBatch: Int
+    /// How often a group the database rolled back as the loser of a race is run again.
+    private let conflictRetries: Int
     private let afterCommit: (@Sendable (any SQLConnection) throws -> Void)?
     private let report: @Sendable (String) -> Void
     /// Rows this writer saw committed that are never deleted; its thread's alone.
@@ -46,14 +48,19 @@ final class GroupCommitWriter: Sendable {
     ///   write-ahead log); `nil` when the database syncs each commit itself.
     /// - Parameter afterCommit: runs on the writer's connection after each commit, once the
     ///   group is on its way to the syncer (or its callers), before the next group starts.
+    /// - Parameter conflictRetries: how often a group is run again, whole, when the database
+    ///   rolled it back as the loser of a deadlock or serialization conflict (PostgreSQL with
+    ///   other writers; SQLite has one writer and never reports one).
     init(
         connection: sending any SQLConnection,
         maximumBatch: Int = 512,
+        conflictRetries: Int = 0,
         syncAfterCommit: (@Sendable () throws -> Void)? = nil,
         afterCommit: (@Sendable (any SQLConnection) throws -> Void)? = nil,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.maximumBatch = maximumBatch
+        self.conflictRetries = conflictRetries
         self.afterCommit = afterCommit
         self.report = report
         self.syncAfterCommit = syncAfterCommit
@@ -147,12 +154,29 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func commit(_ batch: [PendingWrite], on connection: any SQLConnection) {
+        var retries = 0
+        while !commitOnce(batch, on: connection, mayRetry: retries < conflictRetries) {
+            retries += 1
+            for pending in batch { pending.error = nil }
+        }
+    }
+
+    /// Runs the group in one transaction; answers `false` when it lost a race and was rolled
+    /// back to be run again (only if `mayRetry`), `true` once its writes are settled.
+    private func commitOnce(_ batch: [PendingWrite], on connection: any SQLConnection, mayRetry: Bool) -> Bool {
         let transaction = WriteTransaction(connection: connection, permanentRows: permanentRows)
+        /// Ends the transaction after a failure: run again, or failed whole.
+        func abandon(_ error: any Error) -> Bool {
+            rollback(connection)
+            if mayRetry, (error as? StoreError)?.isRetryable == true { return false }
+            finish(batch, failure: error)
+            return true
+        }
         do {
             try connection.execute(beginStatement(connection.dialect), [])
         } catch {
             finish(batch, failure: error)
-            return
+            return true
         }
         for pending in batch {
             if !pending.guarded {
@@ -160,9 +184,7 @@ final class GroupCommitWriter: Sendable {
                     try pending.body(transaction)
                 } catch let error as StoreError {
                     // It may have changed something before failing: nothing of the group is kept.
-                    rollback(connection)
-                    finish(batch, failure: error)
-                    return
+                    return abandon(error)
                 } catch {
                     pending.error = error  // thrown before any change, by the write's contract
                 }
@@ -174,6 +196,9 @@ final class GroupCommitWriter: Sendable {
                 do {
                     try pending.body(transaction)
                     try connection.execute("RELEASE write_job", [])
+                } catch let error as StoreError where mayRetry && error.isRetryable {
+                    // The database rolled the whole group back as a race's loser: all again.
+                    return abandon(error)
                 } catch {
                     pending.error = error
                     permanentRows.rollBack(to: mark)
@@ -182,17 +207,13 @@ final class GroupCommitWriter: Sendable {
                 }
             } catch {
                 // The savepoint machinery itself failed: the transaction can't be trusted.
-                rollback(connection)
-                finish(batch, failure: error)
-                return
+                return abandon(error)
             }
         }
         do {
             try connection.execute("COMMIT", [])
         } catch {
-            rollback(connection)
-            finish(batch, failure: error)
-            return
+            return abandon(error)
         }
         permanentRows.transactionCommitted()
         noteCommitted()
@@ -211,6 +232,7 @@ final class GroupCommitWriter: Sendable {
                 report("after-commit step failed: \(error)")
             }
         }
+        return true
     }
 
     /// Makes committed groups durable, several per sync when the writer is ahead, and
@@ -295,7 +317,9 @@ final class GroupCommitWriter: Sendable {
         // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
         // (busy timeout) instead of failing half-way through the batch.
         case .sqlite: "BEGIN IMMEDIATE"
-        case .postgres: "BEGIN"
+        // Stated, not left to the server's default: the areas' conditional updates are
+        // written for read committed (see `PostgresStore`).
+        case .postgres: "BEGIN ISOLATION LEVEL READ COMMITTED"
         }
     }
 }

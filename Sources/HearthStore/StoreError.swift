@@ -7,6 +7,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case constraintViolation
         /// The database stayed locked past the busy timeout.
         case busy
+        /// The database server cannot be reached, is shutting down or restarting, lacks the
+        /// resources to run the statement, or a statement ran past its timeout.
+        case unavailable
+        /// The transaction lost a race with another (a deadlock, a serialization failure):
+        /// running it again may succeed.
+        case conflict
         /// The database could not be opened or created.
         case cannotOpen
         /// The disk is full, unwritable, or failed.
@@ -32,6 +38,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String { "store error (\(kind)): \(message)" }
 
     /// Whether the store cannot take writes for now (a full or failing disk, a lock held too
-    /// long, shutting down): the request may succeed later, so it is answered 503.
-    public var isUnavailable: Bool { kind == .io || kind == .busy || kind == .closed }
+    /// long, an unreachable database server, a race lost past its retries, shutting down):
+    /// the request may succeed later, so it is answered 503.
+    public var isUnavailable: Bool {
+        switch kind {
+        case .io, .busy, .closed, .unavailable, .conflict: true
+        default: false
+        }
+    }
+
+    /// Whether running the whole transaction again may succeed (the database chose it as the
+    /// loser of a deadlock or a serialization conflict, and rolled it back).
+    public var isRetryable: Bool { kind == .conflict }
 }

@@ -11,7 +11,8 @@ import Testing
         #expect(try Self.differences(fixture.store) == [])
     }
 
-    @Test func aStepThatAddsATableOrAColumnIsReportedUntilTheCatalogueListsIt() throws {
+    @Test(arguments: StoreKind.allCases)
+    func aStepThatAddsATableOrAColumnIsReportedUntilTheCatalogueListsIt(_ kind: StoreKind) throws {
         let later = Migration(
             version: 1000,
             name: "a table and a column the catalogue does not know",
@@ -20,7 +21,7 @@ import Testing
                 CREATE TABLE badges (badge_id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(project_id));
                 """
         )
-        let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [later])
+        let fixture = try StoreFixture(kind, migrations: Schema.migrations + [later])
         let differences = try Self.differences(fixture.store)
         #expect(differences.count == 2)
         #expect(differences.first == "badges: in the schema, not in the catalogue")
@@ -111,19 +112,52 @@ private struct LiveSchema {
 
     init(reading transaction: ReadTransaction) throws {
         let connection = transaction.connection
-        let names = try connection.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'",
-            []
-        ).map { $0.string(0) }
-        for name in names {
-            // table_info: cid, name, type, notnull, dflt_value, pk
-            tables[name] = try connection.query("SELECT name, type, pk FROM pragma_table_info(?)", [.text(name)]).map {
+        let statements = connection.dialect == .sqlite ? Self.sqlite : Self.postgres
+        let names = try connection.query(statements.tables, []).map { $0.string(0) }
+        for name in names where name != "schema_migrations" {
+            tables[name] = try connection.query(statements.columns, [.text(name)]).map {
                 LiveColumn(name: $0.string(0), declared: $0.string(1), keyPosition: $0.int(2))
             }
-            parents[name] = try connection.query("SELECT \"table\" FROM pragma_foreign_key_list(?)", [.text(name)])
-                .map { $0.string(0) }
+            parents[name] = try connection.query(statements.parents, [.text(name)]).map { $0.string(0) }
         }
     }
+
+    /// How each database lists its tables, a table's columns (name, declared type, position in
+    /// the primary key or 0) in order, and the tables a table's foreign keys refer to.
+    private struct Statements {
+        let tables: String
+        let columns: String
+        let parents: String
+    }
+
+    private static let sqlite = Statements(
+        tables: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        columns: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid",
+        parents: "SELECT \"table\" FROM pragma_foreign_key_list(?)"
+    )
+
+    private static let postgres = Statements(
+        tables: """
+            SELECT table_name FROM information_schema.tables
+            WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+            """,
+        columns: """
+            SELECT c.column_name, c.data_type, coalesce((
+                SELECT k.position FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
+                WHERE k.attnum = a.attnum
+            ), 0)
+            FROM information_schema.columns c
+            JOIN pg_attribute a ON a.attrelid = (current_schema() || '.' || c.table_name)::regclass
+                AND a.attname = c.column_name
+            LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+            WHERE c.table_schema = current_schema() AND c.table_name = ?
+            ORDER BY c.ordinal_position
+            """,
+        parents: """
+            SELECT confrelid::regclass::text FROM pg_constraint
+            WHERE contype = 'f' AND conrelid = (current_schema() || '.' || ?)::regclass
+            """
+    )
 }
 
 extension SQLValue {

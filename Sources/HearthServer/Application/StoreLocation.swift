@@ -29,8 +29,9 @@ enum StoreLocation {
         case .sqlite(let path):
             let store = try SQLiteStore(SQLiteStore.Configuration(path: path)) { message in log.error(message) }
             return (store, store.appliedMigrations)
-        case .postgres:
-            throw UsageError("hearth: this build does not support PostgreSQL yet; use sqlite:PATH")
+        case .postgres(let url):
+            let store = try PostgresStore(PostgresStore.Configuration(url: url)) { message in log.error(message) }
+            return (store, store.appliedMigrations)
         }
     }
 }

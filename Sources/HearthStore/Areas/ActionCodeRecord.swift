@@ -82,8 +82,9 @@ extension WriteTransaction {
 
     /// Deletes codes that expired before `before`, at most `limit` of them. Codes are keyed
     /// by their expiry, so the ones to delete have keys below `keysBelow` (the caller's key
-    /// for that time): the search reads that range of the table, not an index. A code whose key
-    /// is below the bound but that expires later (keyed by another rule) is kept.
+    /// for that time): the search reads that range of the table, not an index, oldest key
+    /// first. A code whose key is below the bound but that expires later (keyed by another
+    /// rule) is kept.
     @discardableResult
     public func deleteExpiredActionCodes(before: Int64, keysBelow: [UInt8], limit: Int = 10_000) throws(StoreError)
         -> Int
@@ -91,7 +92,8 @@ extension WriteTransaction {
         try connection.execute(
             """
             DELETE FROM action_codes WHERE code_hash IN (
-                SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ? LIMIT ?
+                SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ?
+                ORDER BY code_hash LIMIT ?
             )
             """,
             [.blob(keysBelow), .integer(before), .integer(limit)]

@@ -1,0 +1,398 @@
+import CLibPQ
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One libpq connection and its prepared statements. Not thread-safe: the store hands it to
+/// one thread at a time (its pool's lock, or a writer's thread), which is what makes the
+/// `@unchecked Sendable` sound.
+///
+/// Statements are prepared once per connection, named and cached by their text (with `?`
+/// rewritten to `$n`), and run with `PQexecPrepared`: parameters in text form, blobs in
+/// binary; results in text form, decoded by column type. A connection found broken is
+/// reopened when it is next used, but never inside a transaction: a transaction whose
+/// connection was lost fails every statement until its `ROLLBACK` (which then just ends it,
+/// the server having rolled it back already), so nothing runs half in one session and half in
+/// another.
+final class PostgresConnection: SQLConnection, @unchecked Sendable {
+    let dialect = SQLDialect.postgres
+    private let handle: OpaquePointer
+    private let availability: PostgresServerAvailability
+    private var statements: [String: String] = [:]
+    /// The session holding the open transaction died; cleared by the transaction's `ROLLBACK`.
+    private var transactionLost = false
+
+    /// Connects with `parameters` (libpq's key words and values, processed in order, so a
+    /// later one overrides an earlier one).
+    init(parameters: [(String, String)], availability: PostgresServerAvailability) throws(StoreError) {
+        self.availability = availability
+        try availability.checkReachable()
+        let connection = Self.connect(parameters)
+        guard let connection else { throw StoreError(.unavailable, "cannot connect: out of memory") }
+        handle = connection
+        // libpq prints the server's notices (`relation already exists, skipping`) to stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = StoreError(.unavailable, "cannot connect: \(Self.text(PQerrorMessage(handle)))")
+            availability.noteUnreachable()
+            throw error
+        }
+        availability.noteReachable()
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    private static func connect(_ parameters: [(String, String)]) -> OpaquePointer? {
+        // Two NULL-terminated arrays of C strings; expand_dbname 1 reads a URL in `dbname`.
+        let keywords: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.0)) } + [nil]
+        let values: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.1)) } + [nil]
+        defer {
+            for pointer in keywords + values { free(UnsafeMutablePointer(mutating: pointer)) }
+        }
+        return PQconnectdbParams(keywords, values, 1)
+    }
+
+    var isInTransaction: Bool {
+        if transactionLost { return true }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Whether the last use found the connection broken.
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        if transactionLost, sql == "ROLLBACK" {
+            // The server ended the transaction when the session died; there is nothing to undo.
+            transactionLost = false
+            return 0
+        }
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        // The server answers `COMMIT` of a transaction that an error aborted by rolling it
+        // back, with no error: the writes it held must not be acknowledged.
+        if sql == "COMMIT", Self.text(PQcmdStatus(result)) == "ROLLBACK" {
+            throw StoreError(.other, "the transaction was rolled back: one of its statements had failed")
+        }
+        return Int(Self.text(PQcmdTuples(result))) ?? 0
+    }
+
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        let rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        let types = (0..<columnCount).map { PQftype(result, $0) }
+        var rows: [SQLRow] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            var values: [SQLValue] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                if PQgetisnull(result, row, column) != 0 {
+                    values.append(.null)
+                    continue
+                }
+                let bytes = UnsafeRawBufferPointer(
+                    start: PQgetvalue(result, row, column),
+                    count: Int(PQgetlength(result, row, column))
+                )
+                values.append(Self.value(bytes, type: types[Int(column)]))
+            }
+            rows.append(SQLRow(values: values))
+        }
+        return rows
+    }
+
+    func executeScript(_ sql: String) throws(StoreError) {
+        try ensureUsable(sql)
+        let wasInTransaction = isInTransaction
+        guard let result = PQexec(handle, sql) else { throw connectionFailure(sql, wasInTransaction) }
+        defer { PQclear(result) }
+        try check(result, sql: sql, wasInTransaction: wasInTransaction)
+    }
+
+    // MARK: - Running statements
+
+    /// Runs `sql` as a prepared statement; the caller clears the result.
+    private func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
+        do {
+            return try runOnce(sql, parameters)
+        } catch {
+            // A transaction not begun yet loses nothing by starting on a new session: a
+            // connection the server dropped while it was idle (a restart) costs no failure.
+            guard error.kind == .unavailable, sql.hasPrefix("BEGIN"), !transactionLost, isBroken else { throw error }
+            return try runOnce(sql, parameters)
+        }
+    }
+
+    private func runOnce(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
+        try ensureUsable(sql)
+        let wasInTransaction = isInTransaction
+        let name = try prepared(sql, wasInTransaction: wasInTransaction)
+        let bound = BoundParameters(parameters)
+        let result = bound.withPointers { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        }
+        guard let result else { throw connectionFailure(sql, wasInTransaction) }
+        do {
+            try check(result, sql: sql, wasInTransaction: wasInTransaction)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result
+    }
+
+    private func prepared(_ sql: String, wasInTransaction: Bool) throws(StoreError) -> String {
+        if let name = statements[sql] { return name }
+        let name = "hearth_\(statements.count + 1)"
+        guard let result = PQprepare(handle, name, Self.numberingPlaceholders(sql), 0, nil) else {
+            throw connectionFailure(sql, wasInTransaction)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql, wasInTransaction: wasInTransaction)
+        statements[sql] = name
+        return name
+    }
+
+    /// Reopens a broken connection, between transactions only (see the type's comment).
+    private func ensureUsable(_ sql: String) throws(StoreError) {
+        guard isBroken else { return }
+        if transactionLost {
+            throw StoreError(.unavailable, "the connection to the database was lost in this transaction")
+        }
+        try availability.checkReachable()
+        PQreset(handle)
+        statements.removeAll()
+        guard PQstatus(handle) == CONNECTION_OK else {
+            availability.noteUnreachable()
+            throw StoreError(.unavailable, "cannot reconnect: \(Self.text(PQerrorMessage(handle)))")
+        }
+        availability.noteReachable()
+    }
+
+    private func connectionFailure(_ sql: String, _ wasInTransaction: Bool) -> StoreError {
+        if isBroken { transactionLost = wasInTransaction }
+        return StoreError(.unavailable, "\(Self.text(PQerrorMessage(handle))) [\(sql.prefix(120))]")
+    }
+
+    private func check(_ result: OpaquePointer, sql: String, wasInTransaction: Bool) throws(StoreError) {
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY { return }
+        if isBroken {
+            throw connectionFailure(sql, wasInTransaction)
+        }
+        let state = PQresultErrorField(result, Self.sqlStateField).map { String(cString: $0) } ?? ""
+        // The primary message alone: the detail line quotes the refused values (addresses).
+        let message =
+            PQresultErrorField(result, Self.primaryMessageField).map { String(cString: $0) }
+            ?? Self.text(PQresultErrorMessage(result))
+        throw StoreError(Self.kind(ofState: state), "\(message) (SQLSTATE \(state)) [\(sql.prefix(120))]")
+    }
+
+    // `PG_DIAG_SQLSTATE` and `PG_DIAG_MESSAGE_PRIMARY` are character-constant macros.
+    private static let sqlStateField = Int32(UInt8(ascii: "C"))
+    private static let primaryMessageField = Int32(UInt8(ascii: "M"))
+
+    /// The kind of a server error by its SQLSTATE, so the areas see what SQLite reports.
+    static func kind(ofState state: String) -> StoreError.Kind {
+        switch state {
+        case "23505": .uniqueViolation
+        case "40P01", "40001": .conflict
+        // Lock timeout: waited too long for a lock, as SQLite's busy timeout.
+        case "55P03": .busy
+        // Canceled by the statement timeout; admin, crash and start-up shutdowns.
+        case "57014", "57P01", "57P02", "57P03": .unavailable
+        case "53100": .io
+        default:
+            switch state.prefix(2) {
+            case "23": .constraintViolation
+            case "08", "53", "58": .unavailable
+            default: .other
+            }
+        }
+    }
+
+    /// `sql` with each `?` outside quotes and comments numbered `$1`, `$2`, ...
+    static func numberingPlaceholders(_ sql: String) -> String {
+        var output = ""
+        output.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        var inLineComment = false
+        for character in sql {
+            if inLineComment {
+                if character == "\n" { inLineComment = false }
+            } else if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "-", output.last == "-" {
+                inLineComment = true
+            } else if character == "?" {
+                number += 1
+                output += "$\(number)"
+                continue
+            }
+            output.append(character)
+        }
+        return output
+    }
+
+    // MARK: - Values
+
+    // Type OIDs from `pg_type` (catalog/pg_type_d.h, stable across releases).
+    private static let boolType: Oid = 16
+    private static let byteaType: Oid = 17
+    private static let integerTypes: Set<Oid> = [20, 21, 23, 26]  // int8, int2, int4, oid
+    private static let floatTypes: Set<Oid> = [700, 701]  // float4, float8
+    private static let numericType: Oid = 1700
+
+    private static func value(_ bytes: UnsafeRawBufferPointer, type: Oid) -> SQLValue {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch type {
+        case _ where integerTypes.contains(type):
+            return .integer(Int64(text) ?? 0)
+        case boolType:
+            return .integer(text == "t" ? 1 : 0)
+        case _ where floatTypes.contains(type):
+            return .real(Double(text) ?? 0)
+        case numericType:
+            // SUM of a BIGINT column is NUMERIC.
+            if let integer = Int64(text) { return .integer(integer) }
+            return .real(Double(text) ?? 0)
+        case byteaType:
+            return .blob(decodeHex(bytes))
+        default:
+            return .text(text)
+        }
+    }
+
+    /// A `bytea` column in text form: `\x` and two hex digits per byte.
+    private static func decodeHex(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        guard bytes.count >= 2 else { return [] }
+        func nibble(_ digit: UInt8) -> UInt8 {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: 0
+            }
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity((bytes.count - 2) / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            decoded.append(nibble(bytes[index]) << 4 | nibble(bytes[index + 1]))
+            index += 2
+        }
+        return decoded
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var text = String(cString: pointer)
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}
+
+/// The parameters of one statement as libpq takes them: one buffer holding every value (text
+/// ends with NUL; blobs are binary, by length), and per parameter a pointer, a length and a
+/// format (0 text, 1 binary).
+private struct BoundParameters {
+    private var storage: [UInt8] = []
+    /// Offset of each value in `storage`, or `nil` for SQL NULL.
+    private var offsets: [Int?] = []
+    private var lengths: [Int32] = []
+    private var formats: [Int32] = []
+
+    init(_ parameters: [SQLValue]) {
+        offsets.reserveCapacity(parameters.count)
+        for parameter in parameters {
+            switch parameter {
+            case .null:
+                append(nil, format: 0)
+            case .integer(let value):
+                append(Array(String(value).utf8), format: 0)
+            case .real(let value):
+                append(Array("\(value)".utf8), format: 0)
+            case .text(let value):
+                append(Array(value.utf8), format: 0)
+            case .blob(let bytes):
+                append(bytes, format: 1)
+            }
+        }
+    }
+
+    private mutating func append(_ bytes: [UInt8]?, format: Int32) {
+        formats.append(format)
+        guard let bytes else {
+            offsets.append(nil)
+            lengths.append(0)
+            return
+        }
+        offsets.append(storage.count)
+        lengths.append(Int32(bytes.count))
+        storage += bytes
+        storage.append(0)  // text ends at NUL; a blob's NUL past its length is never read
+    }
+
+    func withPointers<Result>(
+        _ body: (
+            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?
+        ) -> Result
+    ) -> Result {
+        storage.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                guard let offset, let base else { return nil }
+                return UnsafePointer(base + offset)
+            }
+            return pointers.withUnsafeBufferPointer { pointers in
+                lengths.withUnsafeBufferPointer { lengths in
+                    formats.withUnsafeBufferPointer { formats in
+                        body(pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the store's connections know about the server between them: when one found it
+/// unreachable, the others fail at once for a moment instead of each waiting for its own
+/// connection attempt (up to `connect_timeout`), and one attempt a moment tells whether it is
+/// back.
+final class PostgresServerAvailability: Sendable {
+    /// `DispatchTime` uptime before which nobody tries to connect (0: reachable).
+    private let retryAfter = Atomic<UInt64>(0)
+    private let retryIntervalNanoseconds: UInt64
+
+    init(retryIntervalMilliseconds: UInt64) {
+        retryIntervalNanoseconds = retryIntervalMilliseconds * 1_000_000
+    }
+
+    func checkReachable() throws(StoreError) {
+        let after = retryAfter.load(ordering: .relaxed)
+        guard after != 0, DispatchTime.now().uptimeNanoseconds < after else { return }
+        throw StoreError(.unavailable, "the database server is unreachable (trying again shortly)")
+    }
+
+    func noteUnreachable() {
+        retryAfter.store(DispatchTime.now().uptimeNanoseconds + retryIntervalNanoseconds, ordering: .relaxed)
+    }
+
+    func noteReachable() {
+        retryAfter.store(0, ordering: .relaxed)
+    }
+}
