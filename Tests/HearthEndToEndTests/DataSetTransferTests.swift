@@ -79,6 +79,31 @@ import Testing
         #expect(partial.errors.contains("is not a whole data set"))
     }
 
+    @Test(.enabled(if: PostgresDatabase.server != nil, "needs HEARTH_TEST_POSTGRES_URL"))
+    func aDataSetMovesFromSQLiteToPostgreSQLAndBackAndServesOnBoth() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        let fromSQLite = scratch.path("from-sqlite.txt")
+        try scratch.transfer(["export", "--database", source.database, fromSQLite], key: source.masterKey)
+
+        let postgres = try PostgresDatabase()
+        let imported = try scratch.transfer(["import", "--database", postgres.url, fromSQLite], key: source.masterKey)
+        #expect(imported.contains("installations: 3 (installations 3, installation_tombstones 0)"))
+        // Exported before it is served (serving uses the code and changes the password), so
+        // both copies can be checked in full.
+        let fromPostgres = scratch.path("from-postgres.txt")
+        try scratch.transfer(["export", "--database", postgres.url, fromPostgres], key: source.masterKey)
+        // The same rows, value for value; only their order within a table may differ (text
+        // keys sort by the PostgreSQL database's collation).
+        let lines = { (path: String) in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").sorted() }
+        #expect(try lines(fromPostgres) == lines(fromSQLite))
+        try source.expectServed(from: postgres.url)
+
+        let back = scratch.database("back")
+        try scratch.transfer(["import", "--database", back, fromPostgres], key: source.masterKey)
+        try source.expectServed(from: back)
+    }
+
     @Test func migrateAppliesThePendingStepsAndThenSaysTheSchemaIsUpToDate() throws {
         let scratch = try Scratch()
         let database = scratch.database("fresh")
@@ -93,6 +118,33 @@ import Testing
         let again = try HearthCommand.run(["migrate", "--database", database])
         #expect(again.status == 0)
         #expect(again.output == "the schema is up to date at \(steps) steps\n")
+    }
+}
+
+/// A database of its own on the PostgreSQL server `HEARTH_TEST_POSTGRES_URL` names, dropped
+/// when released.
+private final class PostgresDatabase {
+    static let server = ProcessInfo.processInfo.environment["HEARTH_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+    let url: String
+    private let name = "transfer_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "_")
+
+    init() throws {
+        var components = try #require(Self.server.flatMap { URLComponents(string: $0) })
+        components.path = "/" + name
+        url = try #require(components.string)
+        try Self.psql("CREATE DATABASE \(name)")
+    }
+
+    deinit { try? Self.psql("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+
+    private static func psql(_ sql: String) throws {
+        let outcome = try HearthCommand.run(
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server ?? "", "-c", sql],
+            executable: "/usr/bin/psql"
+        )
+        guard outcome.status == 0 else { throw TestHTTPError("psql \(sql): \(outcome.combined)") }
     }
 }
 
