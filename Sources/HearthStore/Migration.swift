@@ -50,7 +50,7 @@ extension Migration {
             """
         do throws(StoreError) {
             try connection.executeScript(createLog)
-        } catch where connection.dialect == .postgres {
+        } catch  where connection.dialect == .postgres {
             // Two PostgreSQL sessions creating the table at once: the loser fails on the
             // catalog's unique index instead of skipping; the table exists once it may look.
             try connection.executeScript(createLog)

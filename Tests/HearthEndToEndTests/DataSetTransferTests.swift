@@ -95,7 +95,9 @@ import Testing
         try scratch.transfer(["export", "--database", postgres.url, fromPostgres], key: source.masterKey)
         // The same rows, value for value; only their order within a table may differ (text
         // keys sort by the PostgreSQL database's collation).
-        let lines = { (path: String) in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").sorted() }
+        let lines = { (path: String) in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").sorted()
+        }
         #expect(try lines(fromPostgres) == lines(fromSQLite))
         try source.expectServed(from: postgres.url)
 

@@ -30,22 +30,24 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func rowsAreReadPageByPageInKeyOrderAndAsTheirColumnsType(_ kind: StoreKind) throws {
+    func rowsInsertedInBatchesAreReadPageByPageInKeyOrder(_ kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         let counters = try #require(TransferCatalogue.table(named: "rate_counters"))
-        let rows: [[SQLValue]] = [
-            ["b", 2, 1, 9], ["a", 7, 2, 9], ["b", 1, 3, 9], ["a", 8, 4, 9], ["c", 1, 5, 9],
-        ]
+        // More rows than one insert carries, in no order; keys that share their first column.
+        let rows: [[SQLValue]] = (0..<150).map { index in
+            [.text("bucket-\(index % 7)"), .integer(Int64(index / 7)), .integer(Int64(index)), 9]
+        }.shuffled()
         try fixture.store.write { transaction in
-            for row in rows { try transaction.insertTransferRow(counters, row) }
+            try transaction.insertTransferRows(counters, Array(rows.prefix(1)))
+            try transaction.insertTransferRows(counters, Array(rows.dropFirst()))
         }
         let read = try fixture.store.read { transaction in
             var read: [[SQLValue]] = []
-            try transaction.forEachTransferRow(counters, pageSize: 2) { read.append($0) }
+            try transaction.forEachTransferRow(counters, pageSize: 8) { read.append($0) }
             return read
         }
         #expect(read == rows.sorted { ($0[0].text, $0[1].integer) < ($1[0].text, $1[1].integer) })
-        #expect(try fixture.store.read { try $0.transferRowCount(counters) } == 5)
+        #expect(try fixture.store.read { try $0.transferRowCount(counters) } == 150)
         #expect(try fixture.store.read { try $0.holdsTransferRows() })
 
         try fixture.store.write { try $0.deleteTransferRows() }

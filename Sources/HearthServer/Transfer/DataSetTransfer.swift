@@ -67,16 +67,20 @@ struct DataSetTransfer {
         defer { progress.finish() }
         let command = command
         return try store.write { transaction in
+            try transaction.allowLongStatements()
             if replacing {
                 try transaction.deleteTransferRows()
             } else if try transaction.holdsTransferRows() {
                 throw Self.notEmpty(command)  // written to since the check above
             }
             var reading = try DataSetFile.Reader(TextFile.reading(path))
-            return try reading.readTables { table, values in
-                try transaction.insertTransferRow(table, values)
+            var batch = RowBatch()
+            let counts = try reading.readTables { table, values in
+                try batch.add(values, of: table, flushing: transaction)
                 progress.advance(table.name)
             }
+            try batch.flush(into: transaction)
+            return counts
         }
     }
 
@@ -125,6 +129,29 @@ struct DataSetTransfer {
             guard tables.count > 1 else { return "\(area): \(total)" }
             return "\(area): \(total) (\(tables.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
         }
+    }
+}
+
+/// Rows read for one table, inserted together once there are enough or the table ends.
+private struct RowBatch {
+    private var table: TransferCatalogue.Table?
+    private var rows: [[SQLValue]] = []
+
+    mutating func add(
+        _ values: [SQLValue],
+        of table: TransferCatalogue.Table,
+        flushing transaction: WriteTransaction
+    ) throws(StoreError) {
+        if self.table?.name != table.name || rows.count == TransferCatalogue.rowsPerInsert {
+            try flush(into: transaction)
+            self.table = table
+        }
+        rows.append(values)
+    }
+
+    mutating func flush(into transaction: WriteTransaction) throws(StoreError) {
+        if let table, !rows.isEmpty { try transaction.insertTransferRows(table, rows) }
+        rows.removeAll(keepingCapacity: true)
     }
 }
 

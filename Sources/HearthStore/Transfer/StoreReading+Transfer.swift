@@ -44,10 +44,27 @@ extension StoreReading {
 }
 
 extension WriteTransaction {
-    /// Inserts one row of `table`, its values in the catalogue's column order.
-    public func insertTransferRow(_ table: TransferCatalogue.Table, _ values: [SQLValue]) throws(StoreError) {
-        precondition(values.count == table.columns.count, "a row of \(table.name) has the wrong number of values")
-        try connection.execute(table.insert, values)
+    /// Inserts rows of `table`, each with its values in the catalogue's column order, up to
+    /// `TransferCatalogue.rowsPerInsert` in one statement.
+    public func insertTransferRows(_ table: TransferCatalogue.Table, _ rows: [[SQLValue]]) throws(StoreError) {
+        var start = 0
+        while start < rows.count {
+            let batch = rows[start..<min(rows.count, start + TransferCatalogue.rowsPerInsert)]
+            var values: [SQLValue] = []
+            values.reserveCapacity(batch.count * table.columns.count)
+            for row in batch {
+                precondition(row.count == table.columns.count, "a row of \(table.name) has the wrong number of values")
+                values += row
+            }
+            try connection.execute(table.insert(rows: batch.count), values)
+            start += batch.count
+        }
+    }
+
+    /// Lets the statements of this transaction run as long as they need: an import's
+    /// statements are not requests, which PostgreSQL's statement timeout is meant to cut off.
+    public func allowLongStatements() throws(StoreError) {
+        if connection.dialect == .postgres { try connection.execute("SET LOCAL statement_timeout = 0", []) }
     }
 
     /// Deletes every row of every catalogue table, children first.
