@@ -106,6 +106,46 @@ import Testing
         try source.expectServed(from: back)
     }
 
+    @Test func aFileFromAnotherSchemaIsRefused() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        let file = scratch.path("data-set.txt")
+        try scratch.transfer(["export", "--database", source.database, file], key: source.masterKey)
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
+        #expect(lines[1].hasPrefix("schema 1 2 "))
+        lines[1] += " 999"
+        let later = scratch.path("later.txt")
+        try lines.joined(separator: "\n").write(toFile: later, atomically: true, encoding: .utf8)
+        let refused = try HearthCommand.run(
+            ["import", "--database", scratch.database("target"), later],
+            environment: ["HEARTH_MASTER_KEY": source.masterKey]
+        )
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains(" 402 999; the database has 1 2 "), "\(refused.errors)")
+        #expect(refused.errors.hasSuffix("migrate both to the same hearth version first\n"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func onATerminalAProgressBarRunsOnStandardError() throws {
+        let scratch = try Scratch()
+        let source = try DataSet.populated(database: scratch.database("source"))
+        // script(1) runs the command on a pseudo-terminal and copies what it wrote.
+        let command = [
+            HearthServerProcess.binaryPath, "export", "--database", source.database, scratch.path("out.txt"),
+        ]
+        let outcome = try HearthCommand.run(
+            ["-qec", command.joined(separator: " "), "/dev/null"],
+            executable: "/usr/bin/script",
+            environment: ["HEARTH_MASTER_KEY": source.masterKey]
+        )
+        #expect(outcome.status == 0, "\(outcome.combined)")
+        #expect(outcome.output.contains("\rexporting [##############################] 100% "))
+        #expect(outcome.output.contains("installations: 3"))
+    }
+
     @Test func migrateAppliesThePendingStepsAndThenSaysTheSchemaIsUpToDate() throws {
         let scratch = try Scratch()
         let database = scratch.database("fresh")
@@ -172,6 +212,7 @@ private struct Scratch {
     func transfer(_ arguments: [String], key: String) throws -> String {
         let outcome = try HearthCommand.run(arguments, environment: ["HEARTH_MASTER_KEY": key])
         try #require(outcome.status == 0, "hearth \(arguments.joined(separator: " ")): \(outcome.combined)")
+        #expect(outcome.errors.isEmpty, "standard error is not a terminal: no progress bar")
         return outcome.output
     }
 }
