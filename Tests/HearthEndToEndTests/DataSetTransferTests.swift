@@ -26,10 +26,7 @@ import Testing
         let file = scratch.path("data-set.txt")
         let wrongKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
-        let refusedExport = try HearthCommand.run(
-            ["export", "--database", source.database, file],
-            environment: ["HEARTH_MASTER_KEY": wrongKey]
-        )
+        let refusedExport = try hearth(["export", "--database", source.database, file], key: wrongKey)
         #expect(refusedExport.status == 1)
         #expect(refusedExport.errors.hasPrefix("hearth export: the master key does not open signing key "))
         #expect(refusedExport.errors.split(separator: "\n").count == 1)
@@ -38,10 +35,7 @@ import Testing
 
         try scratch.transfer(["export", "--database", source.database, file], key: source.masterKey)
         let target = scratch.database("target")
-        let refusedImport = try HearthCommand.run(
-            ["import", "--database", target, file],
-            environment: ["HEARTH_MASTER_KEY": wrongKey]
-        )
+        let refusedImport = try hearth(["import", "--database", target, file], key: wrongKey)
         #expect(refusedImport.status == 1)
         #expect(refusedImport.errors.hasPrefix("hearth import: the master key does not open signing key "))
         #expect(refusedImport.errors.split(separator: "\n").count == 1)
@@ -57,10 +51,7 @@ import Testing
 
         // Another server's data: its own projects and keys, sealed with another master key.
         let other = try DataSet.populated(database: scratch.database("other"))
-        let refused = try HearthCommand.run(
-            ["import", "--database", other.database, file],
-            environment: ["HEARTH_MASTER_KEY": source.masterKey]
-        )
+        let refused = try hearth(["import", "--database", other.database, file], key: source.masterKey)
         #expect(refused.status == 1)
         #expect(
             refused.errors == "hearth import: the database already holds data; pass --replace to delete it and import\n"
@@ -71,10 +62,7 @@ import Testing
         let truncated = scratch.path("truncated.txt")
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try String(text.dropLast(30)).write(toFile: truncated, atomically: true, encoding: .utf8)
-        let partial = try HearthCommand.run(
-            ["import", "--database", scratch.database("third"), truncated],
-            environment: ["HEARTH_MASTER_KEY": source.masterKey]
-        )
+        let partial = try hearth(["import", "--database", scratch.database("third"), truncated], key: source.masterKey)
         #expect(partial.status == 1)
         #expect(partial.errors.contains("is not a whole data set"))
     }
@@ -119,10 +107,7 @@ import Testing
         lines[1] += " 999"
         let later = scratch.path("later.txt")
         try lines.joined(separator: "\n").write(toFile: later, atomically: true, encoding: .utf8)
-        let refused = try HearthCommand.run(
-            ["import", "--database", scratch.database("target"), later],
-            environment: ["HEARTH_MASTER_KEY": source.masterKey]
-        )
+        let refused = try hearth(["import", "--database", scratch.database("target"), later], key: source.masterKey)
         #expect(refused.status == 1)
         #expect(refused.errors.contains(" 402 999; the database has 1 2 "), "\(refused.errors)")
         #expect(refused.errors.hasSuffix("migrate both to the same hearth version first\n"))
@@ -190,8 +175,13 @@ private final class PostgresDatabase {
     }
 }
 
-/// A temporary directory for the databases and files of one test.
-private struct Scratch {
+/// Runs `hearth <arguments>` with `key` as the master key.
+private func hearth(_ arguments: [String], key: String) throws -> HearthCommand.Outcome {
+    try HearthCommand.run(arguments, environment: ["HEARTH_MASTER_KEY": key])
+}
+
+/// A temporary directory for the databases and files of one test, removed when released.
+private final class Scratch {
     let directory: URL
 
     init() throws {
@@ -200,6 +190,8 @@ private struct Scratch {
         )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -210,7 +202,7 @@ private struct Scratch {
     /// test when it fails.
     @discardableResult
     func transfer(_ arguments: [String], key: String) throws -> String {
-        let outcome = try HearthCommand.run(arguments, environment: ["HEARTH_MASTER_KEY": key])
+        let outcome = try hearth(arguments, key: key)
         try #require(outcome.status == 0, "hearth \(arguments.joined(separator: " ")): \(outcome.combined)")
         #expect(outcome.errors.isEmpty, "standard error is not a terminal: no progress bar")
         return outcome.output
@@ -259,9 +251,9 @@ private struct DataSet {
     /// every installation gets a token, the account signs in, the reset code applies, and the
     /// email is there with the code's link in it.
     func expectServed(from database: String) throws {
-        let shown = try HearthCommand.run(
+        let shown = try hearth(
             ["mail", "show", "--project", "demo-project", mailID, "--database", database],
-            environment: ["HEARTH_MASTER_KEY": masterKey]
+            key: masterKey
         )
         #expect(shown.status == 0, "\(shown.combined)")
         #expect(shown.output.contains(resetCode), "the queued email opens with its link")
