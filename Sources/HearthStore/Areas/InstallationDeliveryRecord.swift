@@ -137,9 +137,9 @@ extension WriteTransaction {
 
     /// Claims up to `limit` due deliveries for `owner` until `leaseUntil`: nobody else claims
     /// them before then. A claim moves `next_attempt_ms` to the lease's end, so a node that
-    /// dies mid-send leaves them due again when its lease runs out. The outer conditions are
-    /// re-checked on each row, so two nodes racing (PostgreSQL, read committed) never both
-    /// win the same delivery.
+    /// dies mid-send leaves them due again when its lease runs out. On PostgreSQL the chosen
+    /// deliveries are locked, skipping those another node is claiming, and the outer conditions
+    /// are re-checked on each row, so two nodes racing never both win the same delivery.
     public func claimInstallationDeliveries(
         owner: String,
         now: Int64,
@@ -147,15 +147,8 @@ extension WriteTransaction {
         limit: Int
     ) throws(StoreError) -> [ClaimedInstallationDelivery] {
         let keys = try connection.query(
-            """
-            UPDATE installation_deliveries SET lease_owner = ?, lease_until_ms = ?, next_attempt_ms = ?
-            WHERE state = 'pending' AND next_attempt_ms <= ? AND (webhook_id, fid) IN (
-                SELECT webhook_id, fid FROM installation_deliveries
-                WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?
-            )
-            RETURNING webhook_id, fid
-            """,
-            [.text(owner), .integer(leaseUntil), .integer(leaseUntil), .integer(now), .integer(now), .integer(limit)]
+            connection.dialect == .postgres ? Self.claimDeliveries.postgres : Self.claimDeliveries.sqlite,
+            [.integer(now), .integer(limit), .text(owner), .integer(leaseUntil), .integer(leaseUntil), .integer(now)]
         )
         var claimed: [ClaimedInstallationDelivery] = []
         for key in keys {
@@ -189,6 +182,20 @@ extension WriteTransaction {
         }
         return claimed
     }
+
+    /// Chosen once, before the update, as `claimOutboxMessages` chooses its messages (see there).
+    private static let claimDeliveries = DialectStatement(
+        """
+        WITH chosen AS MATERIALIZED (
+            SELECT webhook_id, fid FROM installation_deliveries
+            WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?
+            \(DialectStatement.lockingChosenRows)
+        )
+        UPDATE installation_deliveries SET lease_owner = ?, lease_until_ms = ?, next_attempt_ms = ?
+        WHERE state = 'pending' AND next_attempt_ms <= ? AND (webhook_id, fid) IN (SELECT webhook_id, fid FROM chosen)
+        RETURNING webhook_id, fid
+        """
+    )
 
     /// Gives back deliveries `owner` claimed but did not attempt (its run ended early), so
     /// they are due again at once instead of when the lease runs out.

@@ -69,8 +69,9 @@ extension WriteTransaction {
     /// or claimed by a worker whose claim has lapsed.
     ///
     /// One statement, so two workers never take the same message: SQLite runs writes one at
-    /// a time, and PostgreSQL re-checks the outer condition on the row it locked, so the
-    /// second of two racing updates finds the message claimed and skips it.
+    /// a time; on PostgreSQL the messages are locked as they are chosen, skipping those
+    /// another node's claim holds (so nodes claiming at once take different messages instead
+    /// of waiting for each other), and the outer condition is re-checked on each locked row.
     public func claimOutboxMessages(
         now: Int64,
         claimedUntil: Int64,
@@ -78,23 +79,32 @@ extension WriteTransaction {
         limit: Int
     ) throws(StoreError) -> [OutboxRecord] {
         try connection.query(
-            """
-            UPDATE mail_outbox
-            SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
-            WHERE (project_id, id) IN (
-                SELECT project_id, id FROM mail_outbox
-                WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
-                ORDER BY next_attempt_at, created_at LIMIT ?
-            ) AND state IN ('queued', 'sending') AND next_attempt_at <= ?
-            RETURNING \(OutboxRecord.returningColumns)
-            """,
+            connection.dialect == .postgres ? Self.claimOutbox.postgres : Self.claimOutbox.sqlite,
             [
-                .text(worker), .integer(claimedUntil), .integer(claimedUntil), .integer(now), .integer(limit),
+                .integer(now), .integer(limit), .text(worker), .integer(claimedUntil), .integer(claimedUntil),
                 .integer(now),
             ]
         ).map(OutboxRecord.init(row:)).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
             .map { record throws(StoreError) in try withBody(record) }
     }
+
+    /// The messages are chosen once, before the update (`MATERIALIZED`): PostgreSQL may
+    /// otherwise run a `LIMIT` subquery of `IN` again for each row it updates, and with the
+    /// rows locked the second run passes over the first's choice and takes more than the limit.
+    private static let claimOutbox = DialectStatement(
+        """
+        WITH chosen AS MATERIALIZED (
+            SELECT project_id, id FROM mail_outbox
+            WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
+            ORDER BY next_attempt_at, created_at LIMIT ? \(DialectStatement.lockingChosenRows)
+        )
+        UPDATE mail_outbox
+        SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
+        WHERE (project_id, id) IN (SELECT project_id, id FROM chosen)
+            AND state IN ('queued', 'sending') AND next_attempt_at <= ?
+        RETURNING \(OutboxRecord.returningColumns)
+        """
+    )
 
     /// Records the deliveries of messages of one project, with one statement per up to 32 of
     /// them. `sent` is final, so it is recorded even if a claim lapsed and another worker took
