@@ -65,6 +65,12 @@ import Testing
         let partial = try hearth(["import", "--database", scratch.database("third"), truncated], key: source.masterKey)
         #expect(partial.status == 1)
         #expect(partial.errors.contains("is not a whole data set"))
+
+        let missing = scratch.path("missing.db")
+        let nothing = try hearth(["export", "--database", "sqlite:" + missing, file], key: source.masterKey)
+        #expect(nothing.status == 2)
+        #expect(nothing.errors == "hearth export: there is no database at \(missing)\n")
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test(.enabled(if: PostgresDatabase.server != nil, "needs HEARTH_TEST_POSTGRES_URL"))

@@ -2,6 +2,10 @@ import HearthBase
 import HearthCore
 import HearthStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `hearth migrate`, `hearth export` and `hearth import`: bring a database's schema up to
 /// date, and move a whole data set between databases (SQLite and PostgreSQL, either way).
 enum TransferCommand {
@@ -26,6 +30,10 @@ enum TransferCommand {
         let location = try StoreLocation(
             StoreLocation.databaseURL(parsed.value("database"), dataDirectory: directory.path)
         )
+        if command == "export", case .sqlite(let database) = location, access(database, F_OK) != 0 {
+            // Opening would make an empty database, and the export would quietly hold nothing.
+            throw UsageError("hearth export: there is no database at \(database)")
+        }
         let log = Log(minimumLevel: .error)
 
         if command == "migrate" {
