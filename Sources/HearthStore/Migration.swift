@@ -35,9 +35,12 @@ extension Migration {
     /// each step runs in a transaction that first takes the write lock (SQLite's `BEGIN
     /// IMMEDIATE`; on PostgreSQL an exclusive lock on `schema_migrations`, which blocks the
     /// others' locks and writes but not reads) and re-checks whether it is recorded.
+    /// - Returns: the steps this call applied, in the order it applied them (none when the
+    ///   schema was up to date).
     /// - Throws: `.incompatibleSchema` when the database records a step this hearth does not
     ///   know (a newer hearth migrated it).
-    static func apply(_ migrations: [Migration], on connection: any SQLConnection) throws(StoreError) {
+    @discardableResult
+    static func apply(_ migrations: [Migration], on connection: any SQLConnection) throws(StoreError) -> [Migration] {
         let createLog = """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version INTEGER PRIMARY KEY,
@@ -47,12 +50,13 @@ extension Migration {
             """
         do throws(StoreError) {
             try connection.executeScript(createLog)
-        } catch where connection.dialect == .postgres {
+        } catch  where connection.dialect == .postgres {
             // Two PostgreSQL sessions creating the table at once: the loser fails on the
             // catalog's unique index instead of skipping; the table exists once it may look.
             try connection.executeScript(createLog)
         }
         let known = Set(migrations.map(\.version))
+        var applied: [Migration] = []
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             try connection.execute(connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN", [])
             do throws(StoreError) {
@@ -79,6 +83,7 @@ extension Migration {
                             .integer(SystemClock().nowSeconds()),
                         ]
                     )
+                    applied.append(migration)
                 }
                 try connection.execute("COMMIT", [])
             } catch {
@@ -86,5 +91,6 @@ extension Migration {
                 throw error
             }
         }
+        return applied
     }
 }

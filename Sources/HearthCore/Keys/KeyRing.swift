@@ -257,6 +257,12 @@ public final class KeyRing: Sendable {
         )
     }
 
+    /// Whether `masterKey` opens a signing key's sealed private key (the check that a data set
+    /// moved between databases is given the master key it was sealed with).
+    public static func opens(sealedPrivateKey: [UInt8], keyID: String, with masterKey: MasterKey) -> Bool {
+        (try? masterKey.open(sealedPrivateKey, context: keyID)) != nil
+    }
+
     private func open(_ record: SigningKeyRecord) throws -> ActiveKey {
         let pem = String(decoding: try masterKey.open(record.sealedPrivateKey, context: record.keyID), as: UTF8.self)
         switch record.algorithm {

@@ -30,20 +30,9 @@ struct DataDirectory {
 
     /// The master key: `HEARTH_MASTER_KEY` if set, else `master.key` here, made on first start.
     func masterKey(environment: [String: String]) throws(UsageError) -> MasterKey {
-        if let text = environment["HEARTH_MASTER_KEY"] {
-            guard let key = MasterKey(text: text) else {
-                throw UsageError("hearth: HEARTH_MASTER_KEY must be 32 bytes in base64 or base64url")
-            }
-            return key
-        }
+        if let key = try existingMasterKey(environment: environment) { return key }
         let file = "\(path)/master.key"
         let manager = FileManager.default
-        if let data = manager.contents(atPath: file) {
-            guard let key = MasterKey(text: String(decoding: data, as: UTF8.self)) else {
-                throw UsageError("hearth: \(file) does not hold a 32-byte key in base64url")
-            }
-            return key
-        }
         let key = MasterKey.generate()
         guard
             manager.createFile(
@@ -52,6 +41,23 @@ struct DataDirectory {
                 attributes: [.posixPermissions: 0o600]
             )
         else { throw UsageError("hearth: cannot write \(file)") }
+        return key
+    }
+
+    /// The master key from `HEARTH_MASTER_KEY` or `master.key` here; `nil` when there is
+    /// neither (for commands that must open what a key sealed, never make a new one).
+    func existingMasterKey(environment: [String: String]) throws(UsageError) -> MasterKey? {
+        if let text = environment["HEARTH_MASTER_KEY"] {
+            guard let key = MasterKey(text: text) else {
+                throw UsageError("hearth: HEARTH_MASTER_KEY must be 32 bytes in base64 or base64url")
+            }
+            return key
+        }
+        let file = "\(path)/master.key"
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard let key = MasterKey(text: String(decoding: data, as: UTF8.self)) else {
+            throw UsageError("hearth: \(file) does not hold a 32-byte key in base64url")
+        }
         return key
     }
 }

@@ -20,11 +20,18 @@ enum StoreLocation {
     }
 
     func open(log: Log) throws -> any Store {
+        try openMigrating(log: log).store
+    }
+
+    /// Opens the store, which brings its schema up to date, and says which steps that applied.
+    func openMigrating(log: Log) throws -> (store: any Store, applied: [Migration]) {
         switch self {
         case .sqlite(let path):
-            return try SQLiteStore(SQLiteStore.Configuration(path: path)) { message in log.error(message) }
+            let store = try SQLiteStore(SQLiteStore.Configuration(path: path)) { message in log.error(message) }
+            return (store, store.appliedMigrations)
         case .postgres(let url):
-            return try PostgresStore(PostgresStore.Configuration(url: url)) { message in log.error(message) }
+            let store = try PostgresStore(PostgresStore.Configuration(url: url)) { message in log.error(message) }
+            return (store, store.appliedMigrations)
         }
     }
 }

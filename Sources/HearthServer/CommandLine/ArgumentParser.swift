@@ -5,6 +5,14 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// A command that could not do its work for a reason it can name (a wrong master key, a
+/// database that already holds data): printed as one line, and the process exits with status 1.
+struct CommandFailure: Error, Sendable, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
 /// Splits `--flag value`, `--flag=value` and bare `--switch` arguments against the flags a
 /// command declares, so a misspelt flag is an error instead of being ignored.
 struct ParsedArguments {

@@ -27,6 +27,7 @@ public enum HearthCommand {
         \(MailCommand.usage)
         \(InstallationsCommand.usage)
         \(DoctorCommand.usage)
+        \(TransferCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
         --data DIR or --database URL (default: .hearth).
@@ -41,6 +42,9 @@ public enum HearthCommand {
         } catch let error as UsageError {
             writeError(error.message)
             return 2
+        } catch let error as CommandFailure {
+            writeError(error.message)
+            return 1
         } catch {
             writeError("hearth: \(error)")
             return 1
@@ -72,6 +76,8 @@ public enum HearthCommand {
             return try MailCommand.run(rest, environment: environment)
         case "doctor":
             return try DoctorCommand.run(rest)
+        case "migrate", "export", "import":
+            return try TransferCommand.run(command, rest, environment: environment)
         case "installations", "webhooks":
             return try InstallationsCommand.run(command, rest, environment: environment)
         default:

@@ -60,6 +60,8 @@ public final class PostgresStore: Store {
     private let writers: [GroupCommitWriter]
     private let readers: PostgresConnectionPool
     private let isClosed = Atomic<Bool>(false)
+    /// The schema steps opening this store applied, in order (none when it was up to date).
+    public let appliedMigrations: [Migration]
 
     /// Connects and brings the schema up to date.
     public init(
@@ -82,7 +84,7 @@ public final class PostgresStore: Store {
             try PostgresConnection(parameters: parameters, availability: availability)
         }
         let first = try open()
-        try Migration.apply(migrations, on: first)
+        appliedMigrations = try Migration.apply(migrations, on: first)
         var writers: [GroupCommitWriter] = []
         for index in 0..<max(1, configuration.writers) {
             let connection = index == 0 ? first : try open()

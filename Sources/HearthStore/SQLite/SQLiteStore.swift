@@ -54,6 +54,8 @@ public final class SQLiteStore: Store {
     private static let checkpointFrames: Int32 = 1000
     private let logIndex: WriteAheadLogIndex
     private let isClosed = Atomic<Bool>(false)
+    /// The schema steps opening this store applied, in order (none when it was up to date).
+    public let appliedMigrations: [Migration]
 
     /// Opens (creating if needed) the database and brings its schema up to date.
     public init(
@@ -81,7 +83,7 @@ public final class SQLiteStore: Store {
             PRAGMA secure_delete = FAST;
             """
         )
-        try Migration.apply(migrations, on: connection)
+        appliedMigrations = try Migration.apply(migrations, on: connection)
         logIndex = WriteAheadLogIndex(region: connection.mappedLogIndex())
         var sync: (@Sendable () throws -> Void)?
         if configuration.pipelinedSync {
