@@ -129,10 +129,21 @@ public final class PostgresStore: Store {
 
     public func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
-        guarded: Bool,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        writer().write(body, guarded: guarded, completion: completion)
+        writer().write(body, completion: completion)
+    }
+
+    @discardableResult
+    public func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer {
+        try writer().write(write)
+    }
+
+    public func write<Plan, Value, Answer>(
+        _ write: StoreWrite<Plan, Value, Answer>,
+        completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        writer().write(write, completion: completion)
     }
 
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
