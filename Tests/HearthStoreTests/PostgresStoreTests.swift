@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HearthTestSupport
 import Synchronization
 import Testing
 
@@ -18,8 +19,7 @@ struct PostgresStoreTests {
     )
 
     @Test func theStoreRidesOutAServerRestartAndKeepsEveryAcknowledgedWrite() throws {
-        let cluster = try PrivatePostgresCluster.start(port: 55510)
-        defer { cluster.remove() }
+        let cluster = try PostgreSQLCluster(ports: 55510...55519)
         var configuration = PostgresStore.Configuration(url: cluster.url)
         configuration.connectTimeoutSeconds = 2
         configuration.reconnectIntervalMilliseconds = 100
@@ -83,7 +83,7 @@ struct PostgresStoreTests {
         }
         let beforeRestart = acknowledged.withLock { $0.count }
 
-        try cluster.startAgain()
+        try cluster.start()
         try waitUntil { acknowledged.withLock { $0.count } >= beforeRestart + 50 }
         running.store(false, ordering: .relaxed)
         load.wait()
@@ -210,64 +210,5 @@ struct PostgresStoreTests {
             }
             usleep(10_000)
         }
-    }
-}
-
-/// A PostgreSQL cluster of the test's own (`scripts/postgres`), which it may stop and start.
-struct PrivatePostgresCluster {
-    let directory: String
-    let port: Int
-    let url: String
-    private static let binaries = "/usr/lib/postgresql/15/bin"
-    private static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/postgres").path
-
-    static func start(port: Int) throws -> PrivatePostgresCluster {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-pg-\(UUID().uuidString)")
-        let url = try run([script, "start", directory.path, String(port)])
-        return PrivatePostgresCluster(directory: directory.path, port: port, url: url)
-    }
-
-    /// Stops the server (fast shutdown: sessions are ended, as by a restart).
-    func stop() throws {
-        _ = try Self.run(asOwner(["\(Self.binaries)/pg_ctl", "-D", "\(directory)/data", "-m", "fast", "-w", "stop"]))
-    }
-
-    /// Starts the stopped server again with the options `scripts/postgres` gave it.
-    func startAgain() throws {
-        let options = "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(directory) "
-            + "-c max_connections=300 -c fsync=off -c full_page_writes=off"
-        _ = try Self.run(
-            asOwner([
-                "\(Self.binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o",
-                options, "start",
-            ])
-        )
-    }
-
-    func remove() {
-        _ = try? Self.run([Self.script, "stop", directory])
-    }
-
-    /// initdb and the server refuse to run as root: as root, commands run as `postgres`.
-    private func asOwner(_ command: [String]) -> [String] {
-        getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
-    }
-
-    @discardableResult
-    private static func run(_ command: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StoreError(.other, "\(command.joined(separator: " ")) exited with \(process.terminationStatus)")
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

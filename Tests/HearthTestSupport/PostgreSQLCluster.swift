@@ -38,12 +38,21 @@ public final class PostgreSQLCluster: Sendable {
 
     /// `pg_ctl restart -m fast`: every session is ended, the server stops and starts again
     /// (with the options it was started with); answers once it accepts connections.
-    public func restart() throws {
+    public func restart() throws { try pgCtl("restart") }
+
+    /// `pg_ctl stop -m fast`: every session is ended and the server stops; answers once it has.
+    public func stop() throws { try pgCtl("stop") }
+
+    /// Starts the stopped server again with the options it was started with; answers once it
+    /// accepts connections.
+    public func start() throws { try pgCtl("start") }
+
+    private func pgCtl(_ action: String) throws {
         let pgCtl = TestDatabase.postgresBinaries.appendingPathComponent("pg_ctl").path
         let arguments = [
             "-D", directory.appendingPathComponent("data").path, "-l",
             directory.appendingPathComponent("server.log").path,
-            "-m", "fast", "-w", "restart",
+            "-m", "fast", "-w", action,
         ]
         // initdb and the server refuse to run as root; scripts/postgres runs them as `postgres`.
         let outcome =
@@ -51,7 +60,7 @@ public final class PostgreSQLCluster: Sendable {
             ? try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", pgCtl] + arguments)
             : try Self.run(pgCtl, arguments)
         guard outcome.status == 0 else {
-            throw TestHTTPError("pg_ctl restart failed (\(outcome.status)): \(outcome.combined)")
+            throw TestHTTPError("pg_ctl \(action) failed (\(outcome.status)): \(outcome.combined)")
         }
     }
 
