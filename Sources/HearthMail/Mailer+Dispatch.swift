@@ -44,8 +44,8 @@ extension Mailer: MailDispatcher {
     /// took from the queue.
     ///
     /// A message that waited so long that less than half of its claim is left is not sent
-    /// from here: its claim could lapse mid-send and another worker take it too. It is left to
-    /// the claim, after which any worker sends it.
+    /// from here (`sendWhileClaimed`): its claim could lapse mid-send and another worker take
+    /// it too. It is left to the claim, after which any worker sends it.
     func deliverHandedOverMessages() -> Int {
         let taken = handedOver.withLock { queue -> [QueuedMail] in
             if queue.count <= Self.handOverBatch {
@@ -55,11 +55,8 @@ extension Mailer: MailDispatcher {
             defer { queue.removeFirst(Self.handOverBatch) }
             return Array(queue.prefix(Self.handOverBatch))
         }
-        let latest = clock.nowMilliseconds() + configuration.claimMilliseconds / 2
-        let batch = taken.filter { ($0.record.claimedUntil ?? 0) >= latest }
-        if !batch.isEmpty {
-            record(batch.map { ($0.record, send($0.record, composed: $0.composed)) }, worker: dispatchWorker)
-        }
+        let outcomes = sendWhileClaimed(taken.map { ($0.record, $0.composed) })
+        if !outcomes.isEmpty { record(outcomes, worker: dispatchWorker) }
         return taken.count
     }
 

@@ -208,8 +208,7 @@ public final class Mailer: Sendable {
                     limit: configuration.batchSize
                 )
             }
-            let outcomes = claimed.map { record in (record, send(record)) }
-            record(outcomes, worker: worker)
+            record(sendWhileClaimed(claimed.map { ($0, nil) }), worker: worker)
             return claimed.count
         } catch {
             noteOutboxUnavailable("mail outbox unavailable", error)
@@ -237,6 +236,22 @@ public final class Mailer: Sendable {
             }
         } catch {
             noteOutboxUnavailable("cannot record mail deliveries", error)
+        }
+    }
+
+    /// Sends `messages` in order, each with the mail it was composed from if known, as long as
+    /// its claim has half its time left, and answers the outcomes of those sent. A send takes
+    /// at most half a claim (the transport's timeout), so no other worker takes a message
+    /// while it is being sent, however slow the server; the messages not sent are left to
+    /// their claims, which lapse and let any worker send them.
+    func sendWhileClaimed(
+        _ messages: [(record: OutboxRecord, composed: ComposedMail?)]
+    ) -> [(OutboxRecord, (transport: String, result: Result<Void, any Error>))] {
+        messages.compactMap { record, composed in
+            guard (record.claimedUntil ?? 0) - clock.nowMilliseconds() >= configuration.claimMilliseconds / 2 else {
+                return nil
+            }
+            return (record, send(record, composed: composed))
         }
     }
 

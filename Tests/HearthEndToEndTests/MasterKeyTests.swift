@@ -22,7 +22,7 @@ import Testing
         #expect(server.stop() == 0)
         let keyFile = server.dataDirectory.appendingPathComponent("master.key")
         let original = try Data(contentsOf: keyFile)
-        let serve = ["serve", "--port", "0", "--data", server.dataDirectory.path]
+        let serve = ["serve", "--port", "0"] + server.storeArguments
 
         // Another valid key in the file, then the right file and another key in the variable.
         try Data((Self.anotherKey() + "\n").utf8).write(to: keyFile)

@@ -303,6 +303,24 @@ final class RecordingTransport: MailTransport {
         #expect(transport.delivered.withLock { $0.map(\.messageID) } == [record.messageID])
     }
 
+    @Test func aBatchSentTooSlowlyForItsClaimLeavesTheRestToTheClaimAndSendsNothingTwice() throws {
+        let clock = clock
+        // Each delivery takes 10 s of the 30 s claim: after two, less than half of it is left.
+        transport.afterDelivery.withLock { $0 = { clock.advance(milliseconds: 10_000) } }
+        let queued = try (0..<3).map { index in
+            try mailer.queueTestMessage(project: exampleProject(), to: "ada\(index)@example.com", publicURL: "http://h")
+        }
+        #expect(mailer.deliverDueMessages(worker: "slow") == 3)
+        #expect(transport.delivered.withLock { $0.count } == 2)
+        #expect(try queued.map { try message($0.id).state } == [.sent, .sent, .sending])
+        // Nobody takes the third while its claim holds; once it lapses, it is sent once.
+        #expect(mailer.deliverDueMessages(worker: "other") == 0)
+        clock.advance(milliseconds: 10_001)
+        #expect(mailer.deliverDueMessages(worker: "other") == 1)
+        let delivered = transport.delivered.withLock { $0.map(\.messageID) }
+        #expect(delivered.count == 3 && Set(delivered) == Set(queued.map(\.messageID)))
+    }
+
     @Test func aHandedOverMessageWithHalfItsClaimLeftIsSent() throws {
         mailer.isRunning.store(true, ordering: .relaxed)
         let record = try composedMessage(to: "ada@example.com")

@@ -103,7 +103,10 @@ struct PostgresStoreTests {
             try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'a'), (2, 'b')", [])
         }
         // A second node on the same database.
-        let other = try PostgresStore(PostgresStore.Configuration(url: url), migrations: Schema.migrations + [Self.scratch])
+        let other = try PostgresStore(
+            PostgresStore.Configuration(url: url),
+            migrations: Schema.migrations + [Self.scratch]
+        )
         defer { other.close() }
         let attempts = Atomic<Int>(0)
         let firstLocked = DispatchSemaphore(value: 0)
@@ -192,7 +195,9 @@ struct PostgresStoreTests {
             defer { for store in opened { store.close() } }
             #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
             let store = try #require(opened.first)
-            #expect(try store.read { try $0.connection.queryFirst("SELECT count(*) FROM applied_once", [])?.int(0) } == 1)
+            #expect(
+                try store.read { try $0.connection.queryFirst("SELECT count(*) FROM applied_once", [])?.int(0) } == 1
+            )
             let versions = try store.read {
                 try $0.connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map { $0.int(0) }
             }

@@ -28,16 +28,20 @@ public final class HearthServerProcess: @unchecked Sendable {
         return executable.deletingLastPathComponent().appendingPathComponent("hearth").path
     }
 
-    /// Starts `hearth serve --port 0 --data <temp> [--database <url>] <arguments>` and waits
-    /// until it is ready; on `database`, or a fresh one of the run's kind when `nil`.
+    /// Starts `hearth serve --port 0 --data <dir> [--database <url>] <arguments>` and waits
+    /// until it is ready; on `database`, or a fresh one of the run's kind when `nil`; in
+    /// `dataDirectory`, or a fresh one under the temporary directory when `nil`.
     public init(
         arguments: [String] = [],
         environment: [String: String] = [:],
         database: TestDatabase? = nil,
+        dataDirectory: URL? = nil,
         waitUntilReady: Bool = true
     ) throws {
         BrokenPipes.ignore()
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(UUID().uuidString)")
+        self.dataDirectory =
+            dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hearth-e2e-\(UUID().uuidString)")
         self.database = try database ?? TestDatabase()
         extraArguments = arguments
         self.environment = environment

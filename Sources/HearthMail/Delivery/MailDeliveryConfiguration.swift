@@ -63,7 +63,8 @@ public struct MailDeliveryConfiguration: Sendable {
     }
 
     /// The libcurl configuration for `settings`: credentials taken out of the URL (and
-    /// `passwordEnv` resolved), the timeout kept inside the claim on the message.
+    /// `passwordEnv` resolved), the timeout kept within half the claim on the message (a
+    /// message is sent only while half its claim is left: `Mailer.sendWhileClaimed`).
     func smtpConfiguration(_ settings: SMTPSettings) -> SMTPConfiguration {
         let parts = SMTPURLParts(settings.url)
         var configuration = SMTPConfiguration(
@@ -79,7 +80,7 @@ public struct MailDeliveryConfiguration: Sendable {
             }
         )
         let timeout = Int64(settings.timeoutSeconds ?? 30) * 1_000
-        configuration.timeoutMilliseconds = Int(max(1_000, min(timeout, claimMilliseconds - 1_000)))
+        configuration.timeoutMilliseconds = Int(max(1_000, min(timeout, claimMilliseconds / 2)))
         configuration.verifyCertificate = settings.verifyCertificate ?? true
         return configuration
     }
