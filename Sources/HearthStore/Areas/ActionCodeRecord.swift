@@ -46,9 +46,10 @@ public struct ActionCodeRecord: Sendable, Equatable {
 
 private let actionCodeColumns =
     "code_hash, project_id, operation, local_id, email, new_email, continue_url, language, created_at, expires_at, consumed_at"
-private let selectActionCode = "SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?"
-private let insertActionCodeRow =
+private let selectActionCode = SQLStatement("SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?")
+private let insertActionCodeRow = SQLStatement(
     "INSERT INTO action_codes (\(actionCodeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 extension StoreReading {
     public func actionCode(hash: [UInt8]) throws(StoreError) -> ActionCodeRecord? {
@@ -58,6 +59,19 @@ extension StoreReading {
         ).map(ActionCodeRecord.init(row:))
     }
 }
+
+private let consumeActionCodeRow = SQLStatement(
+    "UPDATE action_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL"
+)
+
+private let deleteExpiredActionCodeRows = SQLStatement(
+    """
+    DELETE FROM action_codes WHERE code_hash IN (
+        SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ?
+        ORDER BY code_hash LIMIT ?
+    )
+    """
+)
 
 extension WriteTransaction {
     public func insertActionCode(_ record: ActionCodeRecord) throws(StoreError) {
@@ -75,7 +89,7 @@ extension WriteTransaction {
     /// to used, so a code works once however many requests race for it.
     public func consumeActionCode(hash: [UInt8], at now: Int64) throws(StoreError) -> Bool {
         try connection.execute(
-            "UPDATE action_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL",
+            consumeActionCodeRow,
             [.integer(now), .blob(hash)]
         ) == 1
     }
@@ -90,12 +104,7 @@ extension WriteTransaction {
         -> Int
     {
         try connection.execute(
-            """
-            DELETE FROM action_codes WHERE code_hash IN (
-                SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ?
-                ORDER BY code_hash LIMIT ?
-            )
-            """,
+            deleteExpiredActionCodeRows,
             [.blob(keysBelow), .integer(before), .integer(limit)]
         )
     }

@@ -27,26 +27,38 @@ public struct InstallationWebhookRecord: Sendable, Equatable {
 
 private let webhookColumns = "webhook_id, project_id, url, sealed_secret, description, created_ms"
 
+private let selectProjectWebhooks = SQLStatement(
+    "SELECT \(webhookColumns) FROM installation_webhooks WHERE project_id = ? ORDER BY created_ms, webhook_id"
+)
+
+private let selectWebhook = SQLStatement("SELECT \(webhookColumns) FROM installation_webhooks WHERE webhook_id = ?")
+
 extension StoreReading {
     public func installationWebhooks(projectID: String) throws(StoreError) -> [InstallationWebhookRecord] {
         try connection.query(
-            "SELECT \(webhookColumns) FROM installation_webhooks WHERE project_id = ? ORDER BY created_ms, webhook_id",
+            selectProjectWebhooks,
             [.text(projectID)]
         ).map(InstallationWebhookRecord.init(row:))
     }
 
     public func installationWebhook(id: String) throws(StoreError) -> InstallationWebhookRecord? {
         try connection.queryFirst(
-            "SELECT \(webhookColumns) FROM installation_webhooks WHERE webhook_id = ?",
+            selectWebhook,
             [.text(id)]
         ).map(InstallationWebhookRecord.init(row:))
     }
 }
 
+private let insertWebhookRow = SQLStatement(
+    "INSERT INTO installation_webhooks (\(webhookColumns)) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+private let deleteWebhookRow = SQLStatement("DELETE FROM installation_webhooks WHERE project_id = ? AND webhook_id = ?")
+
 extension WriteTransaction {
     public func insertInstallationWebhook(_ record: InstallationWebhookRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO installation_webhooks (\(webhookColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+            insertWebhookRow,
             [
                 .text(record.webhookID), .text(record.projectID), .text(record.url), .blob(record.sealedSecret),
                 .text(record.description), .integer(record.createdMilliseconds),
@@ -58,7 +70,7 @@ extension WriteTransaction {
     @discardableResult
     public func deleteInstallationWebhook(projectID: String, id: String) throws(StoreError) -> Bool {
         try connection.execute(
-            "DELETE FROM installation_webhooks WHERE project_id = ? AND webhook_id = ?",
+            deleteWebhookRow,
             [.text(projectID), .text(id)]
         ) > 0
     }
