@@ -102,18 +102,12 @@ private let countAccounts = SQLStatement("SELECT COUNT(*) FROM accounts WHERE pr
 
 extension StoreReading {
     public func account(projectID: String, localID: String) throws(StoreError) -> AccountRecord? {
-        try connection.queryFirst(
-            accountByLocalID,
-            [.text(projectID), .text(localID)]
-        ).map { AccountRecord(row: $0) }
+        try connection.queryFirst(accountByLocalID, [.text(projectID), .text(localID)]).map { AccountRecord(row: $0) }
     }
 
     /// The account with this (already normalised) email.
     public func account(projectID: String, email: String) throws(StoreError) -> AccountRecord? {
-        try connection.queryFirst(
-            accountByEmail,
-            [.text(projectID), .text(email)]
-        ).map { AccountRecord(row: $0) }
+        try connection.queryFirst(accountByEmail, [.text(projectID), .text(email)]).map { AccountRecord(row: $0) }
     }
 
     /// The account with this phone number (compared exactly: stored numbers are E.164).
@@ -167,10 +161,7 @@ extension WriteTransaction {
     /// Stores a new account. Throws `.uniqueViolation` when the ID, the email or the phone
     /// number is taken.
     public func insertAccount(_ account: AccountRecord) throws(StoreError) {
-        try connection.execute(
-            insertAccountRow,
-            account.sqlValues
-        )
+        try connection.execute(insertAccountRow, account.sqlValues)
     }
 
     /// Replaces every stored field of an existing account; answers whether it existed.
@@ -178,27 +169,18 @@ extension WriteTransaction {
     @discardableResult
     public func updateAccount(_ account: AccountRecord) throws(StoreError) -> Bool {
         let values = account.sqlValues
-        return try connection.execute(
-            updateAccountRow,
-            Array(values[2...]) + [values[0], values[1]]
-        ) > 0
+        return try connection.execute(updateAccountRow, Array(values[2...]) + [values[0], values[1]]) > 0
     }
 
     /// Records a token refresh; only moves the time forward.
     public func touchAccountRefresh(projectID: String, localID: String, at now: Int64) throws(StoreError) {
-        try connection.execute(
-            updateAccountRefresh,
-            [.integer(now), .text(projectID), .text(localID), .integer(now)]
-        )
+        try connection.execute(updateAccountRefresh, [.integer(now), .text(projectID), .text(localID), .integer(now)])
     }
 
     /// Deletes the account and, through the foreign key, its refresh tokens.
     @discardableResult
     public func deleteAccount(projectID: String, localID: String) throws(StoreError) -> Bool {
-        try connection.execute(
-            deleteAccountRow,
-            [.text(projectID), .text(localID)]
-        ) > 0
+        try connection.execute(deleteAccountRow, [.text(projectID), .text(localID)]) > 0
     }
 }
 

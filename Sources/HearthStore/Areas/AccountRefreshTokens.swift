@@ -54,10 +54,7 @@ extension StoreReading {
     /// only read.
     public func refreshTokenWithAccount(hash: [UInt8]) throws(StoreError) -> (RefreshTokenRecord, AccountRecord)? {
         guard
-            let row = try connection.queryFirst(
-                selectRefreshTokenWithAccount,
-                [.blob(hash)]
-            )
+            let row = try connection.queryFirst(selectRefreshTokenWithAccount, [.blob(hash)])
         else { return nil }
         return (RefreshTokenRecord(row: row), AccountRecord(row: row, offset: 6))
     }
@@ -120,10 +117,7 @@ extension WriteTransaction {
     /// "expired"), in batches so a sweep never holds the writer for long.
     @discardableResult
     public func deleteRevokedRefreshTokens(before cutoff: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
-        try connection.execute(
-            deleteRevokedRefreshTokenRows,
-            [.integer(cutoff), .integer(limit)]
-        )
+        try connection.execute(deleteRevokedRefreshTokenRows, [.integer(cutoff), .integer(limit)])
     }
 }
 

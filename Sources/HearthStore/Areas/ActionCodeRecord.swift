@@ -53,10 +53,7 @@ private let insertActionCodeRow = SQLStatement(
 
 extension StoreReading {
     public func actionCode(hash: [UInt8]) throws(StoreError) -> ActionCodeRecord? {
-        try connection.queryFirst(
-            selectActionCode,
-            [.blob(hash)]
-        ).map(ActionCodeRecord.init(row:))
+        try connection.queryFirst(selectActionCode, [.blob(hash)]).map(ActionCodeRecord.init(row:))
     }
 }
 
@@ -88,10 +85,7 @@ extension WriteTransaction {
     /// Uses the code up: answers `true` only for the one caller that changed it from unused
     /// to used, so a code works once however many requests race for it.
     public func consumeActionCode(hash: [UInt8], at now: Int64) throws(StoreError) -> Bool {
-        try connection.execute(
-            consumeActionCodeRow,
-            [.integer(now), .blob(hash)]
-        ) == 1
+        try connection.execute(consumeActionCodeRow, [.integer(now), .blob(hash)]) == 1
     }
 
     /// Deletes codes that expired before `before`, at most `limit` of them. Codes are keyed
@@ -103,10 +97,7 @@ extension WriteTransaction {
     public func deleteExpiredActionCodes(before: Int64, keysBelow: [UInt8], limit: Int = 10_000) throws(StoreError)
         -> Int
     {
-        try connection.execute(
-            deleteExpiredActionCodeRows,
-            [.blob(keysBelow), .integer(before), .integer(limit)]
-        )
+        try connection.execute(deleteExpiredActionCodeRows, [.blob(keysBelow), .integer(before), .integer(limit)])
     }
 }
 

@@ -40,17 +40,11 @@ private let selectProjectAdminCredentials = SQLStatement(
 
 extension StoreReading {
     public func adminCredential(id: String) throws(StoreError) -> AdminCredentialRecord? {
-        try connection.queryFirst(
-            selectAdminCredential,
-            [.text(id)]
-        ).map(AdminCredentialRecord.init(row:))
+        try connection.queryFirst(selectAdminCredential, [.text(id)]).map(AdminCredentialRecord.init(row:))
     }
 
     public func adminCredentials(projectID: String) throws(StoreError) -> [AdminCredentialRecord] {
-        try connection.query(
-            selectProjectAdminCredentials,
-            [.text(projectID)]
-        ).map(AdminCredentialRecord.init(row:))
+        try connection.query(selectProjectAdminCredentials, [.text(projectID)]).map(AdminCredentialRecord.init(row:))
     }
 }
 
@@ -80,17 +74,11 @@ extension WriteTransaction {
     /// Marks the credential revoked; answers whether it was active before.
     @discardableResult
     public func revokeAdminCredential(id: String, at now: Int64) throws(StoreError) -> Bool {
-        try connection.execute(
-            revokeAdminCredentialRow,
-            [.integer(now), .text(id)]
-        ) > 0
+        try connection.execute(revokeAdminCredentialRow, [.integer(now), .text(id)]) > 0
     }
 
     public func touchAdminCredential(id: String, at now: Int64) throws(StoreError) {
-        try connection.execute(
-            touchAdminCredentialRow,
-            [.integer(now), .text(id)]
-        )
+        try connection.execute(touchAdminCredentialRow, [.integer(now), .text(id)])
     }
 }
 

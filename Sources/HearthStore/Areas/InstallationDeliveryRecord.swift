@@ -130,10 +130,7 @@ extension StoreReading {
 
     /// Whether any delivery is due at `now` (a cheap check before claiming in a write).
     public func hasDueInstallationDelivery(now: Int64) throws(StoreError) -> Bool {
-        try connection.queryFirst(
-            selectDueDelivery,
-            [.integer(now)]
-        ) != nil
+        try connection.queryFirst(selectDueDelivery, [.integer(now)]) != nil
     }
 }
 
@@ -214,10 +211,7 @@ extension WriteTransaction {
         var claimed: [ClaimedInstallationDelivery] = []
         for key in keys {
             guard
-                let row = try connection.queryFirst(
-                    selectClaimedDeliveryDetails,
-                    [key[0], key[1]]
-                )
+                let row = try connection.queryFirst(selectClaimedDeliveryDetails, [key[0], key[1]])
             else { continue }
             claimed.append(
                 ClaimedInstallationDelivery(
@@ -242,10 +236,7 @@ extension WriteTransaction {
     /// they are due again at once instead of when the lease runs out.
     @discardableResult
     public func releaseInstallationDeliveries(owner: String, now: Int64) throws(StoreError) -> Int {
-        try connection.execute(
-            releaseDeliveryLeases,
-            [.integer(now), .text(owner)]
-        )
+        try connection.execute(releaseDeliveryLeases, [.integer(now), .text(owner)])
     }
 
     /// Records an attempt made under `owner`'s lease: delivered, retried at `nextAttempt`, or

@@ -50,10 +50,7 @@ private let countInstallations = SQLStatement("SELECT COUNT(*) FROM installation
 extension StoreReading {
     /// The live installation `fid` of the project (one primary-key lookup).
     public func installation(projectID: String, fid: String) throws(StoreError) -> InstallationRecord? {
-        try connection.queryFirst(
-            selectInstallation,
-            [.text(projectID), .text(fid)]
-        ).map(InstallationRecord.init(row:))
+        try connection.queryFirst(selectInstallation, [.text(projectID), .text(fid)]).map(InstallationRecord.init(row:))
     }
 
     /// A page of the project's live installations in FID order, starting after `afterFID`.
@@ -77,10 +74,7 @@ extension StoreReading {
     }
 
     public func installationCount(projectID: String) throws(StoreError) -> Int {
-        try connection.queryFirst(
-            countInstallations,
-            [.text(projectID)]
-        )?.int(0) ?? 0
+        try connection.queryFirst(countInstallations, [.text(projectID)])?.int(0) ?? 0
     }
 }
 
@@ -173,10 +167,7 @@ extension WriteTransaction {
                 [.text(projectID), .text(fid), .integer(seenBefore)]
             )?.string(0)
         }
-        return try connection.queryFirst(
-            deleteInstallationRow,
-            [.text(projectID), .text(fid)]
-        )?.string(0)
+        return try connection.queryFirst(deleteInstallationRow, [.text(projectID), .text(fid)])?.string(0)
     }
 }
 

@@ -35,17 +35,11 @@ private let selectWebhook = SQLStatement("SELECT \(webhookColumns) FROM installa
 
 extension StoreReading {
     public func installationWebhooks(projectID: String) throws(StoreError) -> [InstallationWebhookRecord] {
-        try connection.query(
-            selectProjectWebhooks,
-            [.text(projectID)]
-        ).map(InstallationWebhookRecord.init(row:))
+        try connection.query(selectProjectWebhooks, [.text(projectID)]).map(InstallationWebhookRecord.init(row:))
     }
 
     public func installationWebhook(id: String) throws(StoreError) -> InstallationWebhookRecord? {
-        try connection.queryFirst(
-            selectWebhook,
-            [.text(id)]
-        ).map(InstallationWebhookRecord.init(row:))
+        try connection.queryFirst(selectWebhook, [.text(id)]).map(InstallationWebhookRecord.init(row:))
     }
 }
 
@@ -69,10 +63,7 @@ extension WriteTransaction {
     /// Removes the subscription of the project and, with it, its deliveries.
     @discardableResult
     public func deleteInstallationWebhook(projectID: String, id: String) throws(StoreError) -> Bool {
-        try connection.execute(
-            deleteWebhookRow,
-            [.text(projectID), .text(id)]
-        ) > 0
+        try connection.execute(deleteWebhookRow, [.text(projectID), .text(id)]) > 0
     }
 }
 

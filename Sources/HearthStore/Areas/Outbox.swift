@@ -250,29 +250,17 @@ extension WriteTransaction {
         keepingProject: String?
     ) throws(StoreError) -> Int {
         let window: [SQLValue] = [.integer(finishedSince), .integer(finishedBefore), .text(keepingProject ?? "")]
-        let values = try connection.execute(
-            purgeTemplateValues,
-            window
-        )
+        let values = try connection.execute(purgeTemplateValues, window)
         return try values
-            + connection.execute(
-                purgeMailBodies,
-                window
-            )
+            + connection.execute(purgeMailBodies, window)
     }
 
     /// Deletes messages finished before `finishedBefore`; answers how many.
     @discardableResult
     public func deleteOutboxMessages(finishedBefore: Int64) throws(StoreError) -> Int {
         // Bodies go first, in case a backend runs without foreign-key cascades.
-        try connection.execute(
-            deleteFinishedMailBodies,
-            [.integer(finishedBefore)]
-        )
-        return try connection.execute(
-            deleteFinishedOutboxRows,
-            [.integer(finishedBefore)]
-        )
+        try connection.execute(deleteFinishedMailBodies, [.integer(finishedBefore)])
+        return try connection.execute(deleteFinishedOutboxRows, [.integer(finishedBefore)])
     }
 }
 
@@ -307,10 +295,7 @@ private let selectOutboxPages: [[SQLStatement]] = [false, true].map { inOneState
 extension StoreReading {
     /// Whether any message is due, so an idle worker can look without writing.
     public func hasDueOutboxMessages(now: Int64) throws(StoreError) -> Bool {
-        try connection.queryFirst(
-            selectDueOutboxRow,
-            [.integer(now)]
-        ) != nil
+        try connection.queryFirst(selectDueOutboxRow, [.integer(now)]) != nil
     }
 
     /// A project's messages, newest first, optionally in one state, starting after the
@@ -332,18 +317,12 @@ extension StoreReading {
 
     /// One message of a project.
     public func outboxMessage(projectID: String, id: String) throws(StoreError) -> OutboxRecord? {
-        try connection.queryFirst(
-            selectOutboxMessage,
-            [.text(projectID), .text(id)]
-        ).map(OutboxRecord.init(row:))
+        try connection.queryFirst(selectOutboxMessage, [.text(projectID), .text(id)]).map(OutboxRecord.init(row:))
     }
 
     /// A project's messages that carry an action code still on record, oldest first.
     public func outboxActionMessages(projectID: String) throws(StoreError) -> [OutboxRecord] {
-        try connection.query(
-            selectOutboxActionMessages,
-            [.text(projectID)]
-        ).map(OutboxRecord.init(row:))
+        try connection.query(selectOutboxActionMessages, [.text(projectID)]).map(OutboxRecord.init(row:))
     }
 }
 
@@ -359,18 +338,12 @@ extension WriteTransaction {
     fileprivate func withBody(_ record: OutboxRecord) throws(StoreError) -> OutboxRecord {
         var record = record
         if let key = record.template?.key,
-            let row = try connection.queryFirst(
-                selectTemplateSource,
-                [.blob(key)]
-            )
+            let row = try connection.queryFirst(selectTemplateSource, [.blob(key)])
         {
             record.template?.source = row.string(0)
         }
         guard
-            let row = try connection.queryFirst(
-                selectMailBodies,
-                [.text(record.id)]
-            )
+            let row = try connection.queryFirst(selectMailBodies, [.text(record.id)])
         else { return record }
         record.htmlBody = row.optionalString(0)
         record.textBody = row.optionalString(1)
@@ -467,10 +440,7 @@ extension WriteTransaction {
     /// Up to `limit` messages whose template values or action a version that did not seal
     /// them stored in the clear.
     public func outboxMessagesInTheClear(limit: Int) throws(StoreError) -> [OutboxRecord] {
-        try connection.query(
-            selectOutboxRowsInTheClear,
-            [.integer(Int64(limit))]
-        ).map(OutboxRecord.init(row:))
+        try connection.query(selectOutboxRowsInTheClear, [.integer(Int64(limit))]).map(OutboxRecord.init(row:))
     }
 
     /// Stores `record`'s template values and action as it holds them (sealed), dropping their

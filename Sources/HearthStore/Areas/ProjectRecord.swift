@@ -27,17 +27,11 @@ private let selectProject = SQLStatement(
 
 extension StoreReading {
     public func projects() throws(StoreError) -> [ProjectRecord] {
-        try connection.query(
-            selectProjects,
-            []
-        ).map(ProjectRecord.init(row:))
+        try connection.query(selectProjects, []).map(ProjectRecord.init(row:))
     }
 
     public func project(id: String) throws(StoreError) -> ProjectRecord? {
-        try connection.queryFirst(
-            selectProject,
-            [.text(id)]
-        ).map(ProjectRecord.init(row:))
+        try connection.queryFirst(selectProject, [.text(id)]).map(ProjectRecord.init(row:))
     }
 }
 
@@ -90,10 +84,7 @@ extension WriteTransaction {
     @discardableResult
     public func deleteProject(id: String) throws(StoreError) -> Bool {
         // Message bodies have no foreign key (they are keyed by message ID alone).
-        try connection.execute(
-            deleteProjectMailBodies,
-            [.text(id)]
-        )
+        try connection.execute(deleteProjectMailBodies, [.text(id)])
         return try connection.execute(deleteProjectRow, [.text(id)]) > 0
     }
 }

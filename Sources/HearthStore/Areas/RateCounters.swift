@@ -61,10 +61,7 @@ extension WriteTransaction {
         var totals: [Int64] = []
         totals.reserveCapacity(hits.count)
         for hit in hits {
-            let row = try connection.queryFirst(
-                selectWindowHits,
-                [.text(hit.bucket), .integer(hit.windowStart)]
-            )
+            let row = try connection.queryFirst(selectWindowHits, [.text(hit.bucket), .integer(hit.windowStart)])
             totals.append(row?.int64(0) ?? amount)
         }
         return totals
@@ -81,10 +78,7 @@ extension WriteTransaction {
 
     /// Takes back one hit that `addHit` counted.
     public func removeHit(_ hit: RateCounter) throws(StoreError) {
-        try connection.execute(
-            removeOneHit,
-            [.text(hit.bucket), .integer(hit.windowStart)]
-        )
+        try connection.execute(removeOneHit, [.text(hit.bucket), .integer(hit.windowStart)])
     }
 
     /// Forgets the counts of `bucket` (a successful sign-in clears its failures).
@@ -96,10 +90,7 @@ extension WriteTransaction {
     @discardableResult
     public func deleteExpiredRateCounters(now: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
         // Batched so one sweep never holds the writer for long.
-        return try connection.execute(
-            deleteExpiredCounters,
-            [.integer(now), .integer(limit)]
-        )
+        return try connection.execute(deleteExpiredCounters, [.integer(now), .integer(limit)])
     }
 }
 
@@ -114,19 +105,13 @@ private let sumBucketHitsAndLatestWindow = SQLStatement(
 extension StoreReading {
     /// The hits counted in `bucket` across the windows that start at or after `since`.
     public func hits(bucket: String, since: Int64) throws(StoreError) -> Int64 {
-        try connection.queryFirst(
-            sumBucketHits,
-            [.text(bucket), .integer(since)]
-        )?.int64(0) ?? 0
+        try connection.queryFirst(sumBucketHits, [.text(bucket), .integer(since)])?.int64(0) ?? 0
     }
 
     /// The hits counted in `bucket` across the windows that start at or after `since`, and
     /// the start of the latest of those windows (`nil` when there is none): one lookup.
     public func hitsAndLatestWindow(bucket: String, since: Int64) throws(StoreError) -> (hits: Int64, latest: Int64?) {
-        let row = try connection.queryFirst(
-            sumBucketHitsAndLatestWindow,
-            [.text(bucket), .integer(since)]
-        )
+        let row = try connection.queryFirst(sumBucketHitsAndLatestWindow, [.text(bucket), .integer(since)])
         return (row?.int64(0) ?? 0, row?.optionalInt64(1))
     }
 }

@@ -92,10 +92,7 @@ extension StoreReading {
     }
 
     public func signingKey(id: String) throws(StoreError) -> SigningKeyRecord? {
-        try connection.queryFirst(
-            selectSigningKey,
-            [.text(id)]
-        ).map(SigningKeyRecord.init(row:))
+        try connection.queryFirst(selectSigningKey, [.text(id)]).map(SigningKeyRecord.init(row:))
     }
 }
 
@@ -145,10 +142,7 @@ extension WriteTransaction {
     /// Removes retired keys that no token can present any more.
     @discardableResult
     public func deleteExpiredSigningKeys(now: Int64) throws(StoreError) -> Int {
-        try connection.execute(
-            deleteExpiredSigningKeyRows,
-            [.integer(now)]
-        )
+        try connection.execute(deleteExpiredSigningKeyRows, [.integer(now)])
     }
 }
 

@@ -13,13 +13,14 @@ import Synchronization
 /// `@unchecked Sendable` sound.
 ///
 /// A statement is prepared the first time the connection runs it, named after its identity
-/// (`s12`), and from then on run with `PQexecPrepared`; a one-off runs with `PQexecParams`
-/// (the unnamed statement, which the server drops at the next). Parameters go in text form,
-/// blobs in binary; results come in text form, decoded by column type. A connection found broken is
-/// reopened when it is next used, but never inside a transaction: a transaction whose
-/// connection was lost fails every statement until its `ROLLBACK` (which then just ends it,
-/// the server having rolled it back already), so nothing runs half in one session and half in
-/// another.
+/// (`s12`), and from then on run with `PQexecPrepared`; a one-off runs with `PQexecParams`,
+/// as the session's unnamed statement, which the next one replaces. Parameters go in text
+/// form, blobs in binary; results come in text form, decoded by column type.
+///
+/// A connection found broken is reopened when it is next used, but never inside a
+/// transaction: a transaction whose connection was lost fails every statement until its
+/// `ROLLBACK` (which then just ends it, the server having rolled it back already), so nothing
+/// runs half in one session and half in another.
 final class PostgresConnection: SQLConnection, @unchecked Sendable {
     let dialect = SQLDialect.postgres
     private let handle: OpaquePointer

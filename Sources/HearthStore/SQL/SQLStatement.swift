@@ -9,12 +9,13 @@ import Synchronization
 /// text on every run. The numbers are never reused (an object's address would be, once it is
 /// freed), and they stay dense, so the arrays stay as short as the number of statements made.
 /// That is also why a statement must be made once: each one made adds a slot to the cache of
-/// every connection that runs it.
+/// every connection that runs it. (A class rather than a struct: passing one around costs a
+/// reference, not copies of its two texts.)
 ///
-/// Text built at run time (per table, per call, in tests) is a `SQLStatement(oneOff:)`: a
-/// connection prepares it, runs it and drops it, so it adds nothing to any cache. (Several
-/// `;`-separated statements without parameters, as migrations are, go to
-/// `SQLConnection.executeScript` instead.)
+/// Text built per call (an import's last, shorter batch; tests' ad-hoc queries) is a
+/// `SQLStatement(oneOff:)`: a connection prepares it, runs it and drops it, so it adds nothing
+/// to any cache. Several `;`-separated statements without parameters, as migrations are, go to
+/// `SQLConnection.executeScript` instead.
 public final class SQLStatement: Sendable {
     /// Where a queue's claim chooses its rows: on PostgreSQL it locks them, passing over rows
     /// another transaction holds; SQLite writes one transaction at a time and has no such clause.
@@ -53,7 +54,7 @@ public final class SQLStatement: Sendable {
     }
 
     /// `sql` with each `?` outside quotes and comments numbered `$1`, `$2`, ...
-    static func numberingPlaceholders(_ sql: String) -> String {
+    private static func numberingPlaceholders(_ sql: String) -> String {
         var output = ""
         output.reserveCapacity(sql.utf8.count + 16)
         var number = 0
