@@ -232,7 +232,7 @@ final class GroupCommitWriter: Sendable {
             return true
         }
         do {
-            try connection.execute(beginStatement(connection.dialect), [])
+            try connection.execute(beginGroup, [])
         } catch {
             finish(batch, failure: error)
             return true
@@ -257,19 +257,19 @@ final class GroupCommitWriter: Sendable {
                 body = savepointed
             }
             do {
-                try connection.execute("SAVEPOINT write_job", [])
+                try connection.execute(beginWrite, [])
                 let mark = permanentRows.mark
                 do {
                     try body(transaction)
-                    try connection.execute("RELEASE write_job", [])
+                    try connection.execute(endWrite, [])
                 } catch let error as StoreError where mayRetry && error.isRetryable {
                     // The database rolled the whole group back as a race's loser: all again.
                     return abandon(error)
                 } catch {
                     pending.error = error
                     permanentRows.rollBack(to: mark)
-                    try connection.execute("ROLLBACK TO write_job", [])
-                    try connection.execute("RELEASE write_job", [])
+                    try connection.execute(undoWrite, [])
+                    try connection.execute(endWrite, [])
                 }
             } catch {
                 // The savepoint machinery itself failed: the transaction can't be trusted.
@@ -277,7 +277,7 @@ final class GroupCommitWriter: Sendable {
             }
         }
         do {
-            try connection.execute("COMMIT", [])
+            try connection.execute(.commit, [])
         } catch {
             return abandon(error)
         }
@@ -343,7 +343,7 @@ final class GroupCommitWriter: Sendable {
         permanentRows.transactionRolledBack()
         guard connection.isInTransaction else { return }
         do {
-            try connection.execute("ROLLBACK", [])
+            try connection.execute(.rollback, [])
         } catch {
             report("rollback failed: \(error)")
         }
@@ -377,18 +377,19 @@ final class GroupCommitWriter: Sendable {
             }
         }
     }
-
-    private func beginStatement(_ dialect: SQLDialect) -> String {
-        switch dialect {
-        // IMMEDIATE takes the write lock up front, so another process's writer makes us wait
-        // (busy timeout) instead of failing half-way through the batch.
-        case .sqlite: "BEGIN IMMEDIATE"
-        // Stated, not left to the server's default: the areas' conditional updates are
-        // written for read committed (see `PostgresStore`).
-        case .postgres: "BEGIN ISOLATION LEVEL READ COMMITTED"
-        }
-    }
 }
+
+/// How the writer's transaction begins. On SQLite, `IMMEDIATE` takes the write lock up front,
+/// so another process's writer makes this one wait (busy timeout) instead of failing half-way
+/// through the group. On PostgreSQL the isolation level is stated, not left to the server's
+/// default: the areas' conditional updates are written for read committed (see `PostgresStore`).
+private let beginGroup = SQLStatement(sqlite: "BEGIN IMMEDIATE", postgres: "BEGIN ISOLATION LEVEL READ COMMITTED")
+
+/// The savepoint around a plain write: begun before it, released after it, and rolled back to
+/// (then released) when it throws.
+private let beginWrite = SQLStatement("SAVEPOINT write_job")
+private let endWrite = SQLStatement("RELEASE write_job")
+private let undoWrite = SQLStatement("ROLLBACK TO write_job")
 
 /// How a write runs: a plain body in a savepoint of its own, or a `StoreWrite`'s plan and
 /// apply steps without one.

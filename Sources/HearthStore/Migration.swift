@@ -58,7 +58,7 @@ extension Migration {
         let known = Set(migrations.map(\.version))
         var applied: [Migration] = []
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
-            try connection.execute(connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN", [])
+            try connection.execute(beginStep, [])
             do throws(StoreError) {
                 if connection.dialect == .postgres {
                     // A step runs as long as it needs, not cut off by the statement timeout
@@ -67,7 +67,7 @@ extension Migration {
                         "SET LOCAL statement_timeout = 0; LOCK TABLE schema_migrations IN EXCLUSIVE MODE"
                     )
                 }
-                let recorded = try connection.query("SELECT version FROM schema_migrations", []).map { $0.int(0) }
+                let recorded = try connection.query(selectRecordedSteps, []).map { $0.int(0) }
                 if let unknown = recorded.filter({ !known.contains($0) }).max() {
                     throw StoreError(
                         .incompatibleSchema,
@@ -77,7 +77,7 @@ extension Migration {
                 if !recorded.contains(migration.version) {
                     try connection.executeScript(migration.statements(for: connection.dialect))
                     try connection.execute(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        recordStep,
                         [
                             .integer(Int64(migration.version)), .text(migration.name),
                             .integer(SystemClock().nowSeconds()),
@@ -85,12 +85,18 @@ extension Migration {
                     )
                     applied.append(migration)
                 }
-                try connection.execute("COMMIT", [])
+                try connection.execute(.commit, [])
             } catch {
-                _ = try? connection.execute("ROLLBACK", [])
+                _ = try? connection.execute(.rollback, [])
                 throw error
             }
         }
         return applied
     }
 }
+
+/// How a step's transaction begins: on SQLite it takes the write lock up front (on PostgreSQL
+/// the step locks `schema_migrations` instead).
+private let beginStep = SQLStatement(sqlite: "BEGIN IMMEDIATE", postgres: "BEGIN")
+private let selectRecordedSteps = SQLStatement("SELECT version FROM schema_migrations")
+private let recordStep = SQLStatement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")

@@ -70,7 +70,9 @@ private let start: Int64 = 1_750_000_000_000
     }
 
     func templateCount() throws -> Int? {
-        try store.read { try $0.connection.queryFirst("SELECT count(*) FROM mail_templates", [])?.int(0) }
+        try store.read {
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM mail_templates"), [])?.int(0)
+        }
     }
 
     @Test func aTemplateInsertedByAGroupThatFailedIsInsertedAgain() throws {
@@ -81,7 +83,7 @@ private let start: Int64 = 1_750_000_000_000
         store.write(
             StoreWrite { _, transaction throws(StoreError) in
                 _ = try transaction.enqueueMail(mail, sealedWith: testMailSeal, at: start)
-                _ = try transaction.connection.execute("INSERT INTO no_such_table VALUES (1)", [])
+                _ = try transaction.connection.execute(SQLStatement(oneOff: "INSERT INTO no_such_table VALUES (1)"), [])
             },
             completion: { result in
                 if case .success = result { Issue.record("the write should have failed") }
@@ -308,10 +310,12 @@ private let start: Int64 = 1_750_000_000_000
         for record in claimed { #expect(try record.opened(with: testMailSeal).bodies()?.text == expected[record.id]) }
         // The template is stored once, however many messages use it; each message keeps values only.
         let templates = try store.read {
-            try $0.connection.queryFirst("SELECT count(*) FROM mail_templates", [])?.int(0)
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM mail_templates"), [])?.int(0)
         }
         #expect(templates == 2)
-        let bodies = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM mail_bodies", [])?.int(0) }
+        let bodies = try store.read {
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM mail_bodies"), [])?.int(0)
+        }
         #expect(bodies == 0)
     }
 
@@ -347,16 +351,21 @@ private let start: Int64 = 1_750_000_000_000
         try before.write { transaction in
             // The statements of the version before: the state row, and the bodies in a row of their own.
             try transaction.connection.execute(
-                """
-                INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
-                    state, attempts, created_at, expires_at, next_attempt_at)
-                VALUES ('0001-old', ?, 'TEST', 'en', 'noreply@example.com', 'ada@example.com', 'Hello',
-                    '<0001-old@example.com>', 'queued', 0, ?, ?, ?)
-                """,
+                SQLStatement(
+                    oneOff: """
+                        INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
+                            state, attempts, created_at, expires_at, next_attempt_at)
+                        VALUES ('0001-old', ?, 'TEST', 'en', 'noreply@example.com', 'ada@example.com', 'Hello',
+                            '<0001-old@example.com>', 'queued', 0, ?, ?, ?)
+                        """
+                ),
                 [.text(DevelopmentSeed.projectID), .integer(start), .integer(start + 60_000), .integer(start)]
             )
             try transaction.connection.execute(
-                "INSERT INTO mail_bodies (id, html_body, text_body) VALUES ('0001-old', '<p>Hello</p>', 'Hello')",
+                SQLStatement(
+                    oneOff:
+                        "INSERT INTO mail_bodies (id, html_body, text_body) VALUES ('0001-old', '<p>Hello</p>', 'Hello')"
+                ),
                 []
             )
         }
@@ -374,7 +383,9 @@ private let start: Int64 = 1_750_000_000_000
         // The bodies' table has no foreign key since the outbox is keyed by project and ID:
         // deleting the project deletes the bodies of its messages with them.
         #expect(try after.write { try $0.deleteProject(id: DevelopmentSeed.projectID) })
-        let bodies = try after.read { try $0.connection.queryFirst("SELECT count(*) FROM mail_bodies", [])?.int(0) }
+        let bodies = try after.read {
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM mail_bodies"), [])?.int(0)
+        }
         #expect(bodies == 0)
     }
 
@@ -393,17 +404,19 @@ private let start: Int64 = 1_750_000_000_000
         let id = "0001-old-message"
         try before.write { transaction in
             try transaction.connection.execute(
-                "INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)",
+                SQLStatement(oneOff: "INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)"),
                 [.blob(mail.body.template.key), .text(mail.body.template.source), .integer(start)]
             )
             try transaction.connection.execute(
-                """
-                INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
-                    action_request_type, action_email, action_new_email, state, attempts, created_at, expires_at,
-                    next_attempt_at, template_key, template_values)
-                VALUES (?, ?, ?, 'it', 'noreply@example.com', 'ada@example.org', ?, ?, 'VERIFY_AND_CHANGE_EMAIL',
-                    'ada@example.com', 'ada@example.org', 'queued', 0, ?, ?, ?, ?, ?)
-                """,
+                SQLStatement(
+                    oneOff: """
+                        INSERT INTO mail_outbox (id, project_id, kind, language, sender, recipient, subject, message_id,
+                            action_request_type, action_email, action_new_email, state, attempts, created_at, expires_at,
+                            next_attempt_at, template_key, template_values)
+                        VALUES (?, ?, ?, 'it', 'noreply@example.com', 'ada@example.org', ?, ?, 'VERIFY_AND_CHANGE_EMAIL',
+                            'ada@example.com', 'ada@example.org', 'queued', 0, ?, ?, ?, ?, ?)
+                        """
+                ),
                 [
                     .text(id), .text(DevelopmentSeed.projectID), .text(mail.kind.rawValue), .text(mail.subject),
                     .text("<\(id)@example.com>"), .integer(start), .integer(start + 3_600_000), .integer(start),
@@ -411,12 +424,17 @@ private let start: Int64 = 1_750_000_000_000
                 ]
             )
             try transaction.connection.execute(
-                "INSERT INTO mail_bodies (id, action_code, action_link) VALUES (?, 'code-1', 'https://example.com/link')",
+                SQLStatement(
+                    oneOff:
+                        "INSERT INTO mail_bodies (id, action_code, action_link) VALUES (?, 'code-1', 'https://example.com/link')"
+                ),
                 [.text(id)]
             )
             // Claimed once and put back after a failed attempt, as that version recorded it.
             try transaction.connection.execute(
-                "UPDATE mail_outbox SET attempts = 1, last_error = 'busy', next_attempt_at = ? WHERE id = ?",
+                SQLStatement(
+                    oneOff: "UPDATE mail_outbox SET attempts = 1, last_error = 'busy', next_attempt_at = ? WHERE id = ?"
+                ),
                 [.integer(start + 5_000), .text(id)]
             )
         }
@@ -437,10 +455,12 @@ private let start: Int64 = 1_750_000_000_000
         #expect(sealed.sealedValues != nil && sealed.action?.sealed != nil)
         let clear = try after.read { transaction in
             try transaction.connection.queryFirst(
-                """
-                SELECT count(*) FROM mail_outbox o JOIN mail_bodies b ON b.id = o.id
-                WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
-                """,
+                SQLStatement(
+                    oneOff: """
+                        SELECT count(*) FROM mail_outbox o JOIN mail_bodies b ON b.id = o.id
+                        WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
+                        """
+                ),
                 []
             )?.int(0)
         }

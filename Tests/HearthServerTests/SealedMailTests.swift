@@ -23,7 +23,7 @@ import Testing
         let candidates = try app.store.read { transaction in
             var found: Set<String> = []
             for table in ["mail_outbox", "mail_bodies", "mail_templates", "action_codes"] {
-                for row in try transaction.connection.query("SELECT * FROM \(table)", []) {
+                for row in try transaction.connection.query(SQLStatement(oneOff: "SELECT * FROM \(table)"), []) {
                     for value in row.values {
                         let text: String
                         switch value {

@@ -87,11 +87,13 @@ import Testing
         try fixture.addDemoProject()
         try fixture.store.write { transaction in
             try transaction.connection.execute(
-                """
-                INSERT INTO accounts (project_id, local_id, email_verified, disabled, email_link_sign_in, created_at,
-                    valid_since_seconds)
-                VALUES ('demo-project', 'old', 0, 0, 0, 1000, 1)
-                """,
+                SQLStatement(
+                    oneOff: """
+                        INSERT INTO accounts (project_id, local_id, email_verified, disabled, email_link_sign_in, created_at,
+                            valid_since_seconds)
+                        VALUES ('demo-project', 'old', 0, 0, 0, 1000, 1)
+                        """
+                ),
                 []
             )
         }

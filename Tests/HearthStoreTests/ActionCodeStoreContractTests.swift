@@ -92,11 +92,10 @@ import Testing
         let old = key(time: 1_000, 7)  // keyed by its creation time
         try fixture.store.write { try $0.insertActionCode(code(old, expiresAt: 9_000)) }
         try fixture.reopen()
-        let catalog =
-            switch kind {
-            case .sqlite: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'action_codes'"
-            case .postgres: "SELECT indexname FROM pg_indexes WHERE tablename = 'action_codes'"
-            }
+        let catalog = SQLStatement(
+            sqlite: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'action_codes'",
+            postgres: "SELECT indexname FROM pg_indexes WHERE tablename = 'action_codes'"
+        )
         let indexes = try fixture.store.read { try $0.connection.query(catalog, []).map { $0.string(0) } }
         #expect(!indexes.contains("action_codes_by_expiry"))
         #expect(try stored(fixture, [old]) == [true])

@@ -29,7 +29,10 @@ import Testing
         func write(_ id: Int64) {
             do {
                 try store.write {
-                    try $0.connection.execute("INSERT INTO rows (id, v) VALUES (?, ?)", [.integer(id), .text(value)])
+                    try $0.connection.execute(
+                        SQLStatement(oneOff: "INSERT INTO rows (id, v) VALUES (?, ?)"),
+                        [.integer(id), .text(value)]
+                    )
                 }
                 acknowledged.append(id)
             } catch let error as StoreError where error.isUnavailable {
@@ -45,7 +48,11 @@ import Testing
         disk.free()
         for id in 250..<300 { write(Int64(id)) }
 
-        let found = Set(try store.read { try $0.connection.query("SELECT id FROM rows", []).map { $0.int64(0) } })
+        let found = Set(
+            try store.read {
+                try $0.connection.query(SQLStatement(oneOff: "SELECT id FROM rows"), []).map { $0.int64(0) }
+            }
+        )
         let lost = acknowledged.filter { !found.contains($0) }
         let lines = reports.withLock { $0 }
         let causes = lines.filter { $0.hasPrefix("the store cannot write") }.count

@@ -37,7 +37,10 @@ struct PostgresStoreTests {
                 id += 1
                 do {
                     try store.write { [id] in
-                        try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (?, 'x')", [.integer(id)])
+                        try $0.connection.execute(
+                            SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, 'x')"),
+                            [.integer(id)]
+                        )
                     }
                     acknowledged.withLock { $0.append(id) }
                 } catch let error as StoreError where error.isUnavailable {
@@ -50,7 +53,9 @@ struct PostgresStoreTests {
         DispatchQueue.global().async(group: load) {
             while running.load(ordering: .relaxed) {
                 do {
-                    _ = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
+                    _ = try store.read {
+                        try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])
+                    }
                 } catch let error as StoreError where error.isUnavailable {
                     usleep(5_000)
                 } catch {
@@ -65,12 +70,17 @@ struct PostgresStoreTests {
         for _ in 0..<5 {
             let started = clock.now
             #expect {
-                try store.write { try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (-1, 'down')", []) }
+                try store.write {
+                    try $0.connection.execute(
+                        SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (-1, 'down')"),
+                        []
+                    )
+                }
             } throws: { error in
                 (error as? StoreError)?.isUnavailable == true
             }
             #expect {
-                try store.read { try $0.connection.queryFirst("SELECT 1", []) }
+                try store.read { try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT 1"), []) }
             } throws: { error in
                 (error as? StoreError)?.isUnavailable == true
             }
@@ -89,7 +99,9 @@ struct PostgresStoreTests {
         load.wait()
 
         let stored = Set(
-            try store.read { try $0.connection.query("SELECT id FROM scratch", []).map { $0.int64(0) } }
+            try store.read {
+                try $0.connection.query(SQLStatement(oneOff: "SELECT id FROM scratch"), []).map { $0.int64(0) }
+            }
         )
         let written = acknowledged.withLock { $0 }
         #expect(written.allSatisfy(stored.contains), "every acknowledged write is there after the restart")
@@ -100,7 +112,10 @@ struct PostgresStoreTests {
         let fixture = try StoreFixture(.postgres, migrations: Schema.migrations + [Self.scratch])
         let url = try #require(fixture.databaseURL)
         try fixture.store.write {
-            try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'a'), (2, 'b')", [])
+            try $0.connection.execute(
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (1, 'a'), (2, 'b')"),
+                []
+            )
         }
         // A second node on the same database.
         let other = try PostgresStore(
@@ -118,12 +133,18 @@ struct PostgresStoreTests {
         {
             { transaction in
                 let attempt = attempts.add(1, ordering: .relaxed).newValue
-                try transaction.connection.execute("UPDATE scratch SET label = 'x' WHERE id = ?", [.integer(first)])
+                try transaction.connection.execute(
+                    SQLStatement(oneOff: "UPDATE scratch SET label = 'x' WHERE id = ?"),
+                    [.integer(first)]
+                )
                 if attempt <= 2 {
                     mine.signal()
                     _ = theirs.wait(timeout: .now() + 5)
                 }
-                try transaction.connection.execute("UPDATE scratch SET label = 'y' WHERE id = ?", [.integer(second)])
+                try transaction.connection.execute(
+                    SQLStatement(oneOff: "UPDATE scratch SET label = 'y' WHERE id = ?"),
+                    [.integer(second)]
+                )
             }
         }
         let outcomes = Mutex<[String]>([])
@@ -154,11 +175,13 @@ struct PostgresStoreTests {
         let store = try PostgresStore(configuration)
         defer { store.close() }
         #expect {
-            try store.read { try $0.connection.queryFirst("SELECT pg_sleep(2)", []) }
+            try store.read { try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT pg_sleep(2)"), []) }
         } throws: { error in
             (error as? StoreError)?.kind == .unavailable
         }
-        #expect(try store.read { try $0.connection.queryFirst("SELECT 41 + 1", [])?.int(0) } == 42)
+        #expect(
+            try store.read { try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT 41 + 1"), [])?.int(0) } == 42
+        )
     }
 
     @Test func nodesStartingTogetherApplyEachMigrationOnce() throws {
@@ -196,10 +219,15 @@ struct PostgresStoreTests {
             #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
             let store = try #require(opened.first)
             #expect(
-                try store.read { try $0.connection.queryFirst("SELECT count(*) FROM applied_once", [])?.int(0) } == 1
+                try store.read {
+                    try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM applied_once"), [])?.int(0)
+                } == 1
             )
             let versions = try store.read {
-                try $0.connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map { $0.int(0) }
+                try $0.connection.query(
+                    SQLStatement(oneOff: "SELECT version FROM schema_migrations ORDER BY version"),
+                    []
+                ).map { $0.int(0) }
             }
             #expect(versions == (Schema.migrations + [once]).map(\.version))
         }

@@ -33,20 +33,24 @@ import Testing
         for _ in 0..<2 {
             DispatchQueue.global().async(group: readers) {
                 while writing.load(ordering: .relaxed) {
-                    _ = try? store.read { try $0.connection.queryFirst("SELECT max(id) FROM scratch", []) }
+                    _ = try? store.read {
+                        try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT max(id) FROM scratch"), [])
+                    }
                 }
             }
         }
         for id in 1...6000 {
             try store.write { transaction in
                 try transaction.connection.execute(
-                    "INSERT INTO scratch (id, payload) VALUES (?, ?)",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (?, ?)"),
                     [.integer(Int64(id)), .blob(payload)]
                 )
             }
             if id.isMultiple(of: 10) {
                 #expect(
-                    try store.read { try $0.connection.queryFirst("SELECT max(id) FROM scratch", [])?.int(0) } == id
+                    try store.read {
+                        try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT max(id) FROM scratch"), [])?.int(0)
+                    } == id
                 )
             }
         }
@@ -54,7 +58,9 @@ import Testing
         readers.wait()
         let logBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0
         #expect(logBytes < 12 << 20, "write-ahead log grew to \(logBytes) bytes")
-        let rows = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) }
+        let rows = try store.read {
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])?.int(0)
+        }
         #expect(rows == 6000)
     }
 
@@ -64,42 +70,19 @@ import Testing
     /// bus error reading it, or corrupt it). POSIX locks belong to the process and die with
     /// any of its descriptors of the file closed, so Hearth must never open and close the
     /// index itself. A second process (Python) probes the lock after reads and writes.
-    /// Statements are found by where their text is stored, checked against the text: texts
-    /// built per call (new storage each time, storage freed and reused, more of them than the
-    /// cache holds) and constants reused many times all run as written.
-    @Test func statementsBuiltPerCallAndConstantsBothRunAsWritten() throws {
-        let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [Self.scratchTable])
-        let store = fixture.store
-        let insert = "INSERT INTO scratch (id, payload) VALUES (?, x'01')"
-        try store.write { transaction in
-            for id in 0..<600 {
-                // Alternately a constant and a text made for this call with the value inline.
-                if id.isMultiple(of: 2) {
-                    try transaction.connection.execute(insert, [.integer(Int64(id))])
-                } else {
-                    try transaction.connection.execute(
-                        "INSERT INTO scratch (id, payload) VALUES (\(id), x'0\(id % 10)')",
-                        []
-                    )
-                }
-            }
-        }
-        let rows = try store.read { reading in
-            try (0..<600).map { id in
-                try reading.connection.queryFirst("SELECT hex(payload) FROM scratch WHERE id = \(id)", [])?.string(0)
-            }
-        }
-        #expect(rows == (0..<600).map { $0.isMultiple(of: 2) ? "01" : "0\($0 % 10)" })
-    }
-
     @Test func anotherProcessFindsTheLogIndexInUseWhileTheStoreIsOpen() throws {
         let fixture = try StoreFixture(.sqlite, migrations: Schema.migrations + [Self.scratchTable])
         let store = fixture.store
         for id in 1...3 {
             try store.write {
-                try $0.connection.execute("INSERT INTO scratch (id, payload) VALUES (?, x'00')", [.integer(Int64(id))])
+                try $0.connection.execute(
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (?, x'00')"),
+                    [.integer(Int64(id))]
+                )
             }
-            _ = try store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) }
+            _ = try store.read {
+                try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])
+            }
         }
         // Byte 128 of the index: SQLite's unix VFS takes it shared in every process using it.
         let probe = """
@@ -136,7 +119,7 @@ import Testing
         try connection.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER);")
         let index = WriteAheadLogIndex(region: connection.mappedLogIndex())
         let before = try #require(index.header())
-        try connection.execute("INSERT INTO t VALUES (1)", [])
+        try connection.execute(SQLStatement(oneOff: "INSERT INTO t VALUES (1)"), [])
         let after = try #require(index.header())
         #expect(after != before)
         #expect(index.header() == after)
@@ -154,13 +137,15 @@ import Testing
         let tool = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: migrations)
         defer { tool.close() }
         func serverCount() throws -> Int? {
-            try server.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) }
+            try server.read {
+                try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])?.int(0)
+            }
         }
         #expect(try serverCount() == 0)
         for id in 1...200 {
             try tool.write { transaction in
                 try transaction.connection.execute(
-                    "INSERT INTO scratch (id, payload) VALUES (?, x'00')",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (?, x'00')"),
                     [.integer(Int64(id))]
                 )
             }
@@ -184,7 +169,7 @@ import Testing
         for id in 1...200 {
             try store.write { transaction in
                 try transaction.connection.execute(
-                    "INSERT INTO scratch (id, payload) VALUES (?, x'00')",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (?, x'00')"),
                     [.integer(Int64(id))]
                 )
             }
@@ -192,13 +177,17 @@ import Testing
         // Quiet now: reads keep their snapshots open for a while, inside the log.
         Thread.sleep(forTimeInterval: 0.1)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<50 { _ = try? store.read { try $0.connection.queryFirst("SELECT count(*) FROM scratch", []) } }
+            for _ in 0..<50 {
+                _ = try? store.read {
+                    try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])
+                }
+            }
         }
         // Like the bench's bulk loader or a CLI: a second connection writes, then truncates
         // the log, waiting up to 2 s for readers.
         let other = try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 2_000)
-        try other.execute("INSERT INTO scratch (id, payload) VALUES (1000, x'00')", [])
-        let result = try other.queryFirst("PRAGMA wal_checkpoint(TRUNCATE)", [])
+        try other.execute(SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (1000, x'00')"), [])
+        let result = try other.queryFirst(SQLStatement(oneOff: "PRAGMA wal_checkpoint(TRUNCATE)"), [])
         #expect(result?.int(0) == 0, "the checkpoint was blocked by readers")
         let logBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? -1
         #expect(logBytes == 0)

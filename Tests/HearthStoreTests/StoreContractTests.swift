@@ -16,7 +16,7 @@ import Testing
     private func insert(_ store: any Store, id: Int64, label: String) throws {
         _ = try store.write { transaction in
             try transaction.connection.execute(
-                "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                 [.integer(id), .text(label)]
             )
         }
@@ -24,7 +24,9 @@ import Testing
 
     private func labels(_ store: any Store) throws -> [String] {
         try store.read { transaction in
-            try transaction.connection.query("SELECT label FROM scratch ORDER BY id", []).map { $0.string(0) }
+            try transaction.connection.query(SQLStatement(oneOff: "SELECT label FROM scratch ORDER BY id"), []).map {
+                $0.string(0)
+            }
         }
     }
 
@@ -33,7 +35,8 @@ import Testing
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         func count() throws -> Int {
             try fixture.store.read { transaction in
-                try transaction.connection.queryFirst("SELECT count(*) FROM scratch", [])?.int(0) ?? -1
+                try transaction.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])?.int(0)
+                    ?? -1
             }
         }
         #expect(try count() == 0)
@@ -47,10 +50,50 @@ import Testing
     func aWriteIsVisibleToLaterReadsAndItsResultIsReturned(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         let changed = try fixture.store.write { transaction in
-            try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'one')", [])
+            try transaction.connection.execute(
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (1, 'one')"),
+                []
+            )
         }
         #expect(changed == 1)
         #expect(try labels(fixture.store) == ["one"])
+    }
+
+    /// A connection keeps what it prepared for a statement, found by the statement's identity,
+    /// and prepares a one-off afresh each time; run alternately, with the one-offs' values
+    /// written into their text, each runs as written.
+    @Test(arguments: StoreKind.allCases)
+    func keptStatementsAndOneOffsBothRunAsWritten(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, migrations: Self.migrations)
+        let insert = SQLStatement("INSERT INTO scratch (id, label) VALUES (?, ?)")
+        let select = SQLStatement("SELECT label FROM scratch WHERE id = ?")
+        try fixture.store.write { transaction in
+            for id in 0..<200 {
+                if id.isMultiple(of: 2) {
+                    try transaction.connection.execute(insert, [.integer(Int64(id)), .text("kept \(id)")])
+                } else {
+                    try transaction.connection.execute(
+                        SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (\(id), 'one-off \(id)')"),
+                        []
+                    )
+                }
+            }
+        }
+        let labels = try fixture.store.read { reading in
+            try (0..<200).map { id in
+                let row =
+                    if id.isMultiple(of: 3) {
+                        try reading.connection.queryFirst(select, [.integer(Int64(id))])
+                    } else {
+                        try reading.connection.queryFirst(
+                            SQLStatement(oneOff: "SELECT label FROM scratch WHERE id = \(id)"),
+                            []
+                        )
+                    }
+                return row?.string(0)
+            }
+        }
+        #expect(labels == (0..<200).map { $0.isMultiple(of: 2) ? "kept \($0)" : "one-off \($0)" })
     }
 
     // Text never holds NUL: PostgreSQL refuses it, so the domain rejects it at the edge.
@@ -60,16 +103,16 @@ import Testing
         let payload: [UInt8] = [0, 1, 2, 255, 0, 128]
         try fixture.store.write { transaction in
             try transaction.connection.execute(
-                "INSERT INTO scratch (id, label, payload) VALUES (?, ?, ?)",
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label, payload) VALUES (?, ?, ?)"),
                 [.integer(Int64.max), .text("ünïcødé ✓ x"), .blob(payload)]
             )
             try transaction.connection.execute(
-                "INSERT INTO scratch (id, label, payload) VALUES (?, ?, ?)",
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label, payload) VALUES (?, ?, ?)"),
                 [.integer(Int64.min), .text(""), .blob([])]
             )
         }
         let rows = try fixture.store.read {
-            try $0.connection.query("SELECT id, label, payload FROM scratch ORDER BY id", [])
+            try $0.connection.query(SQLStatement(oneOff: "SELECT id, label, payload FROM scratch ORDER BY id"), [])
         }
         #expect(rows.count == 2)
         #expect(rows[0].int64(0) == Int64.min)
@@ -90,7 +133,7 @@ import Testing
             do {
                 try store.write { transaction in
                     try transaction.connection.execute(
-                        "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                        SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                         [.integer(Int64(index)), .text("row \(index)")]
                     )
                     if index % 3 == 0 { throw Refused() }
@@ -121,7 +164,7 @@ import Testing
                     let index = thread * 5 + round
                     try? store.write { transaction in
                         try transaction.connection.execute(
-                            "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                            SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                             [.integer(Int64(index)), .text("row \(index)")]
                         )
                         usleep(200)
@@ -155,7 +198,7 @@ import Testing
         for index in 0..<10 {
             fixture.store.enqueueWrite { transaction in
                 try transaction.connection.execute(
-                    "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                     [.integer(Int64(index)), .text("queued \(index)")]
                 )
             }
@@ -173,7 +216,10 @@ import Testing
         let writeDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             try? store.write { transaction in
-                try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (2, 'slow')", [])
+                try transaction.connection.execute(
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (2, 'slow')"),
+                    []
+                )
                 writeStarted.signal()
                 usleep(500_000)
             }
@@ -222,7 +268,8 @@ import Testing
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         try fixture.reopen(migrations: Self.migrations)
         let versions = try fixture.store.read {
-            try $0.connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map { $0.int64(0) }
+            try $0.connection.query(SQLStatement(oneOff: "SELECT version FROM schema_migrations ORDER BY version"), [])
+                .map { $0.int64(0) }
         }
         #expect(versions == Self.migrations.map { Int64($0.version) })
     }
@@ -237,11 +284,16 @@ import Testing
         try fixture.reopen(migrations: Self.migrations + [added, later])
         try fixture.reopen(migrations: Self.migrations + [added, later])
         let versions = try fixture.store.read {
-            try $0.connection.query("SELECT version FROM schema_migrations WHERE version > 1000 ORDER BY version", [])
-                .map { $0.int64(0) }
+            try $0.connection.query(
+                SQLStatement(oneOff: "SELECT version FROM schema_migrations WHERE version > 1000 ORDER BY version"),
+                []
+            )
+            .map { $0.int64(0) }
         }
         #expect(versions == [1001, 1002])
-        try fixture.store.write { try $0.connection.execute("INSERT INTO added_step (id) VALUES (1)", []) }
+        try fixture.store.write {
+            try $0.connection.execute(SQLStatement(oneOff: "INSERT INTO added_step (id) VALUES (1)"), [])
+        }
     }
 }
 
@@ -267,7 +319,10 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Int, any Error>?>(nil)
         store.write({ transaction in
-            try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'one')", [])
+            try transaction.connection.execute(
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (1, 'one')"),
+                []
+            )
         }) { result in
             outcome.withLock { $0 = result }
             done.signal()
@@ -276,11 +331,16 @@ import Testing
         #expect(try outcome.withLock { try $0?.get() } == 1)
         // Visible to a read as soon as the completion has run.
         #expect(
-            try store.read { try $0.connection.query("SELECT label FROM scratch", []).map { $0.string(0) } } == ["one"]
+            try store.read {
+                try $0.connection.query(SQLStatement(oneOff: "SELECT label FROM scratch"), []).map { $0.string(0) }
+            } == ["one"]
         )
 
         store.write({ transaction in
-            try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (2, 'one')", [])
+            try transaction.connection.execute(
+                SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (2, 'one')"),
+                []
+            )
         }) { result in
             outcome.withLock { $0 = result }
             done.signal()

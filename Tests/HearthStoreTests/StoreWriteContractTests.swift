@@ -18,7 +18,11 @@ import Testing
     private struct Refused: Error {}
 
     private func ids(_ store: any Store) throws -> Set<Int> {
-        Set(try store.read { try $0.connection.query("SELECT id FROM scratch", []).map { Int($0.int64(0)) } })
+        Set(
+            try store.read {
+                try $0.connection.query(SQLStatement(oneOff: "SELECT id FROM scratch"), []).map { Int($0.int64(0)) }
+            }
+        )
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -26,7 +30,9 @@ import Testing
         let fixture = try StoreFixture(kind, migrations: Self.migrations)
         defer { withExtendedLifetime(fixture) {} }
         let store = fixture.store
-        try store.write { try $0.connection.execute("INSERT INTO scratch (id, label) VALUES (0, 'taken')", []) }
+        try store.write {
+            try $0.connection.execute(SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (0, 'taken')"), [])
+        }
         // Every third plan refuses; every fifth apply inserts its row and then fails in the
         // store (a second row with a taken label), which fails the rest of its group.
         let outcomes = Mutex<[Int: Result<Int, any Error>]>([:])
@@ -34,17 +40,17 @@ import Testing
         for index in 1...60 {
             settled.enter()
             let write = StoreWrite { reading -> Int in
-                _ = try reading.connection.queryFirst("SELECT count(*) FROM scratch", [])
+                _ = try reading.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])
                 if index % 3 == 0 { throw Refused() }
                 return index
             } apply: { id, transaction throws(StoreError) in
                 _ = try transaction.connection.execute(
-                    "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                     [.integer(Int64(id)), .text("row \(id)")]
                 )
                 if id % 5 == 0 {
                     _ = try transaction.connection.execute(
-                        "INSERT INTO scratch (id, label) VALUES (?, 'taken')",
+                        SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, 'taken')"),
                         [.integer(Int64(1000 + id))]
                     )
                 }
@@ -77,7 +83,10 @@ import Testing
                 StoreWrite { _ -> Int in
                     throw Refused()
                 } apply: { _, transaction throws(StoreError) in
-                    try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (100, 'alone')", [])
+                    try transaction.connection.execute(
+                        SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (100, 'alone')"),
+                        []
+                    )
                 }
             )
         }
@@ -95,10 +104,13 @@ import Testing
         for _ in 1...40 {
             settled.enter()
             let write = StoreWrite { reading -> Int64 in
-                try reading.connection.queryFirst("SELECT coalesce(max(id), 0) + 1 FROM scratch", [])?.int64(0) ?? 1
+                try reading.connection.queryFirst(
+                    SQLStatement(oneOff: "SELECT coalesce(max(id), 0) + 1 FROM scratch"),
+                    []
+                )?.int64(0) ?? 1
             } apply: { next, transaction throws(StoreError) in
                 _ = try transaction.connection.execute(
-                    "INSERT INTO scratch (id, label) VALUES (?, ?)",
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (?, ?)"),
                     [.integer(next), .text("next \(next)")]
                 )
             }
@@ -120,7 +132,10 @@ import Testing
         let store = fixture.store
         let seenAfterCommit = try store.write(
             StoreWrite { _, transaction throws(StoreError) in
-                try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (1, 'one')", [])
+                try transaction.connection.execute(
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (1, 'one')"),
+                    []
+                )
             } afterCommit: { changed in
                 // Committed: a fresh read sees the row.
                 (changed, try ids(store).contains(1))
@@ -133,7 +148,10 @@ import Testing
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         store.write(
             StoreWrite { _, transaction throws(StoreError) in
-                _ = try transaction.connection.execute("INSERT INTO scratch (id, label) VALUES (2, 'one')", [])
+                _ = try transaction.connection.execute(
+                    SQLStatement(oneOff: "INSERT INTO scratch (id, label) VALUES (2, 'one')"),
+                    []
+                )
             } afterCommit: { _ in
                 ran.store(true, ordering: .relaxed)
             }

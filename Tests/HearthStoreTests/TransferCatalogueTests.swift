@@ -114,36 +114,29 @@ private struct LiveSchema {
 
     init(reading transaction: ReadTransaction) throws {
         let connection = transaction.connection
-        let statements = connection.dialect == .sqlite ? Self.sqlite : Self.postgres
-        let names = try connection.query(statements.tables, []).map { $0.string(0) }
+        let names = try connection.query(Self.tables, []).map { $0.string(0) }
         for name in names where name != "schema_migrations" {
-            tables[name] = try connection.query(statements.columns, [.text(name)]).map {
+            tables[name] = try connection.query(Self.columns, [.text(name)]).map {
                 LiveColumn(name: $0.string(0), declared: $0.string(1), keyPosition: $0.int(2))
             }
-            parents[name] = try connection.query(statements.parents, [.text(name)]).map { $0.string(0) }
+            parents[name] = try connection.query(Self.parents, [.text(name)]).map { $0.string(0) }
         }
     }
 
-    /// How each database lists its tables, a table's columns (name, declared type, position in
-    /// the primary key or 0) in order, and the tables a table's foreign keys refer to.
-    private struct Statements {
-        let tables: String
-        let columns: String
-        let parents: String
-    }
+    // How each database lists its tables, a table's columns (name, declared type, position in
+    // the primary key or 0) in order, and the tables a table's foreign keys refer to.
 
-    private static let sqlite = Statements(
-        tables: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-        columns: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid",
-        parents: "SELECT \"table\" FROM pragma_foreign_key_list(?)"
-    )
-
-    private static let postgres = Statements(
-        tables: """
+    private static let tables = SQLStatement(
+        sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        postgres: """
             SELECT table_name FROM information_schema.tables
             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
-            """,
-        columns: """
+            """
+    )
+
+    private static let columns = SQLStatement(
+        sqlite: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid",
+        postgres: """
             SELECT c.column_name, c.data_type, coalesce((
                 SELECT k.position FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
                 WHERE k.attnum = a.attnum
@@ -154,8 +147,12 @@ private struct LiveSchema {
             LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
             WHERE c.table_schema = current_schema() AND c.table_name = ?
             ORDER BY c.ordinal_position
-            """,
-        parents: """
+            """
+    )
+
+    private static let parents = SQLStatement(
+        sqlite: "SELECT \"table\" FROM pragma_foreign_key_list(?)",
+        postgres: """
             SELECT confrelid::regclass::text FROM pg_constraint
             WHERE contype = 'f' AND conrelid = (current_schema() || '.' || ?)::regclass
             """

@@ -83,25 +83,31 @@ let accountColumns = accountColumnNames.joined(separator: ", ")
 /// `accountColumns` qualified with the table alias `a`, for joins.
 let qualifiedAccountColumns = accountColumnNames.map { "a." + $0 }.joined(separator: ", ")
 
-// Lookups that run with every request naming a user, written out once rather than per call.
-private let accountByLocalID = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND local_id = ?"
-private let accountByEmail = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND email = ?"
-private let accountByPhoneNumber = "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND phone_number = ?"
+private let accountByLocalID = SQLStatement(
+    "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND local_id = ?"
+)
+private let accountByEmail = SQLStatement("SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND email = ?")
+private let accountByPhoneNumber = SQLStatement(
+    "SELECT \(accountColumns) FROM accounts WHERE project_id = ? AND phone_number = ?"
+)
+
+private let selectAccountsPage = SQLStatement(
+    """
+    SELECT \(accountColumns) FROM accounts
+    WHERE project_id = ? AND local_id > ? ORDER BY local_id LIMIT ?
+    """
+)
+
+private let countAccounts = SQLStatement("SELECT COUNT(*) FROM accounts WHERE project_id = ?")
 
 extension StoreReading {
     public func account(projectID: String, localID: String) throws(StoreError) -> AccountRecord? {
-        try connection.queryFirst(
-            accountByLocalID,
-            [.text(projectID), .text(localID)]
-        ).map { AccountRecord(row: $0) }
+        try connection.queryFirst(accountByLocalID, [.text(projectID), .text(localID)]).map { AccountRecord(row: $0) }
     }
 
     /// The account with this (already normalised) email.
     public func account(projectID: String, email: String) throws(StoreError) -> AccountRecord? {
-        try connection.queryFirst(
-            accountByEmail,
-            [.text(projectID), .text(email)]
-        ).map { AccountRecord(row: $0) }
+        try connection.queryFirst(accountByEmail, [.text(projectID), .text(email)]).map { AccountRecord(row: $0) }
     }
 
     /// The account with this phone number (compared exactly: stored numbers are E.164).
@@ -117,28 +123,45 @@ extension StoreReading {
         -> [AccountRecord]
     {
         try connection.query(
-            """
-            SELECT \(accountColumns) FROM accounts
-            WHERE project_id = ? AND local_id > ? ORDER BY local_id LIMIT ?
-            """,
+            selectAccountsPage,
             [.text(projectID), .text(afterLocalID ?? ""), .integer(limit)]
         ).map { AccountRecord(row: $0) }
     }
 
     public func accountCount(projectID: String) throws(StoreError) -> Int64 {
-        try connection.queryFirst("SELECT COUNT(*) FROM accounts WHERE project_id = ?", [.text(projectID)])?.int64(0)
+        try connection.queryFirst(countAccounts, [.text(projectID)])?.int64(0)
             ?? 0
     }
 }
+
+private let insertAccountRow = SQLStatement(
+    "INSERT INTO accounts (\(accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+private let updateAccountRow = SQLStatement(
+    """
+    UPDATE accounts SET email = ?, email_verified = ?, password_hash = ?, password_updated_at = ?,
+        display_name = ?, photo_url = ?, disabled = ?, custom_attributes = ?, language = ?,
+        email_link_sign_in = ?, created_at = ?, last_login_at = ?, last_refresh_at = ?,
+        valid_since_seconds = ?, phone_number = ?, sessions_revoked_at = ?
+    WHERE project_id = ? AND local_id = ?
+    """
+)
+
+private let updateAccountRefresh = SQLStatement(
+    """
+    UPDATE accounts SET last_refresh_at = ?
+    WHERE project_id = ? AND local_id = ? AND (last_refresh_at IS NULL OR last_refresh_at < ?)
+    """
+)
+
+private let deleteAccountRow = SQLStatement("DELETE FROM accounts WHERE project_id = ? AND local_id = ?")
 
 extension WriteTransaction {
     /// Stores a new account. Throws `.uniqueViolation` when the ID, the email or the phone
     /// number is taken.
     public func insertAccount(_ account: AccountRecord) throws(StoreError) {
-        try connection.execute(
-            "INSERT INTO accounts (\(accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            account.sqlValues
-        )
+        try connection.execute(insertAccountRow, account.sqlValues)
     }
 
     /// Replaces every stored field of an existing account; answers whether it existed.
@@ -146,36 +169,18 @@ extension WriteTransaction {
     @discardableResult
     public func updateAccount(_ account: AccountRecord) throws(StoreError) -> Bool {
         let values = account.sqlValues
-        return try connection.execute(
-            """
-            UPDATE accounts SET email = ?, email_verified = ?, password_hash = ?, password_updated_at = ?,
-                display_name = ?, photo_url = ?, disabled = ?, custom_attributes = ?, language = ?,
-                email_link_sign_in = ?, created_at = ?, last_login_at = ?, last_refresh_at = ?,
-                valid_since_seconds = ?, phone_number = ?, sessions_revoked_at = ?
-            WHERE project_id = ? AND local_id = ?
-            """,
-            Array(values[2...]) + [values[0], values[1]]
-        ) > 0
+        return try connection.execute(updateAccountRow, Array(values[2...]) + [values[0], values[1]]) > 0
     }
 
     /// Records a token refresh; only moves the time forward.
     public func touchAccountRefresh(projectID: String, localID: String, at now: Int64) throws(StoreError) {
-        try connection.execute(
-            """
-            UPDATE accounts SET last_refresh_at = ?
-            WHERE project_id = ? AND local_id = ? AND (last_refresh_at IS NULL OR last_refresh_at < ?)
-            """,
-            [.integer(now), .text(projectID), .text(localID), .integer(now)]
-        )
+        try connection.execute(updateAccountRefresh, [.integer(now), .text(projectID), .text(localID), .integer(now)])
     }
 
     /// Deletes the account and, through the foreign key, its refresh tokens.
     @discardableResult
     public func deleteAccount(projectID: String, localID: String) throws(StoreError) -> Bool {
-        try connection.execute(
-            "DELETE FROM accounts WHERE project_id = ? AND local_id = ?",
-            [.text(projectID), .text(localID)]
-        ) > 0
+        try connection.execute(deleteAccountRow, [.text(projectID), .text(localID)]) > 0
     }
 }
 

@@ -32,21 +32,29 @@ public struct RefreshTokenRecord: Sendable, Equatable {
 
 private let refreshTokenColumns = "token_hash, project_id, local_id, auth_time_seconds, created_at, revoked_at"
 
+private let selectRefreshTokenWithAccount = SQLStatement(
+    """
+    SELECT r.token_hash, r.project_id, r.local_id, r.auth_time_seconds, r.created_at, r.revoked_at,
+        \(qualifiedAccountColumns)
+    FROM refresh_tokens r
+    JOIN accounts a ON a.project_id = r.project_id AND a.local_id = r.local_id
+    WHERE r.token_hash = ?
+    """
+)
+
+private let selectRefreshTokens = SQLStatement(
+    """
+    SELECT \(refreshTokenColumns) FROM refresh_tokens
+    WHERE project_id = ? AND local_id = ? ORDER BY created_at DESC
+    """
+)
+
 extension StoreReading {
     /// The token with this hash together with its account, in one query: the token endpoint's
     /// only read.
     public func refreshTokenWithAccount(hash: [UInt8]) throws(StoreError) -> (RefreshTokenRecord, AccountRecord)? {
         guard
-            let row = try connection.queryFirst(
-                """
-                SELECT r.token_hash, r.project_id, r.local_id, r.auth_time_seconds, r.created_at, r.revoked_at,
-                    \(qualifiedAccountColumns)
-                FROM refresh_tokens r
-                JOIN accounts a ON a.project_id = r.project_id AND a.local_id = r.local_id
-                WHERE r.token_hash = ?
-                """,
-                [.blob(hash)]
-            )
+            let row = try connection.queryFirst(selectRefreshTokenWithAccount, [.blob(hash)])
         else { return nil }
         return (RefreshTokenRecord(row: row), AccountRecord(row: row, offset: 6))
     }
@@ -54,19 +62,35 @@ extension StoreReading {
     /// Every refresh token of an account, newest first (for tests and administration).
     public func refreshTokens(projectID: String, localID: String) throws(StoreError) -> [RefreshTokenRecord] {
         try connection.query(
-            """
-            SELECT \(refreshTokenColumns) FROM refresh_tokens
-            WHERE project_id = ? AND local_id = ? ORDER BY created_at DESC
-            """,
+            selectRefreshTokens,
             [.text(projectID), .text(localID)]
         ).map { RefreshTokenRecord(row: $0) }
     }
 }
 
+private let insertRefreshTokenRow = SQLStatement(
+    "INSERT INTO refresh_tokens (\(refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+private let revokeRefreshTokenRows = SQLStatement(
+    """
+    UPDATE refresh_tokens SET revoked_at = ?
+    WHERE project_id = ? AND local_id = ? AND revoked_at IS NULL AND created_at <= ?
+    """
+)
+
+private let deleteRevokedRefreshTokenRows = SQLStatement(
+    """
+    DELETE FROM refresh_tokens WHERE token_hash IN (
+        SELECT token_hash FROM refresh_tokens WHERE revoked_at IS NOT NULL AND revoked_at < ? LIMIT ?
+    )
+    """
+)
+
 extension WriteTransaction {
     public func insertRefreshToken(_ record: RefreshTokenRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO refresh_tokens (\(refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+            insertRefreshTokenRow,
             [
                 .blob(record.tokenHash), .text(record.projectID), .text(record.localID),
                 .integer(record.authTimeSeconds), .integer(record.createdAt), .integer(record.revokedAt),
@@ -84,10 +108,7 @@ extension WriteTransaction {
         at now: Int64
     ) throws(StoreError) -> Int {
         try connection.execute(
-            """
-            UPDATE refresh_tokens SET revoked_at = ?
-            WHERE project_id = ? AND local_id = ? AND revoked_at IS NULL AND created_at <= ?
-            """,
+            revokeRefreshTokenRows,
             [.integer(now), .text(projectID), .text(localID), .integer(issuedThrough)]
         )
     }
@@ -96,14 +117,7 @@ extension WriteTransaction {
     /// "expired"), in batches so a sweep never holds the writer for long.
     @discardableResult
     public func deleteRevokedRefreshTokens(before cutoff: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
-        try connection.execute(
-            """
-            DELETE FROM refresh_tokens WHERE token_hash IN (
-                SELECT token_hash FROM refresh_tokens WHERE revoked_at IS NOT NULL AND revoked_at < ? LIMIT ?
-            )
-            """,
-            [.integer(cutoff), .integer(limit)]
-        )
+        try connection.execute(deleteRevokedRefreshTokenRows, [.integer(cutoff), .integer(limit)])
     }
 }
 

@@ -46,18 +46,29 @@ public struct ActionCodeRecord: Sendable, Equatable {
 
 private let actionCodeColumns =
     "code_hash, project_id, operation, local_id, email, new_email, continue_url, language, created_at, expires_at, consumed_at"
-private let selectActionCode = "SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?"
-private let insertActionCodeRow =
+private let selectActionCode = SQLStatement("SELECT \(actionCodeColumns) FROM action_codes WHERE code_hash = ?")
+private let insertActionCodeRow = SQLStatement(
     "INSERT INTO action_codes (\(actionCodeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 extension StoreReading {
     public func actionCode(hash: [UInt8]) throws(StoreError) -> ActionCodeRecord? {
-        try connection.queryFirst(
-            selectActionCode,
-            [.blob(hash)]
-        ).map(ActionCodeRecord.init(row:))
+        try connection.queryFirst(selectActionCode, [.blob(hash)]).map(ActionCodeRecord.init(row:))
     }
 }
+
+private let consumeActionCodeRow = SQLStatement(
+    "UPDATE action_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL"
+)
+
+private let deleteExpiredActionCodeRows = SQLStatement(
+    """
+    DELETE FROM action_codes WHERE code_hash IN (
+        SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ?
+        ORDER BY code_hash LIMIT ?
+    )
+    """
+)
 
 extension WriteTransaction {
     public func insertActionCode(_ record: ActionCodeRecord) throws(StoreError) {
@@ -74,10 +85,7 @@ extension WriteTransaction {
     /// Uses the code up: answers `true` only for the one caller that changed it from unused
     /// to used, so a code works once however many requests race for it.
     public func consumeActionCode(hash: [UInt8], at now: Int64) throws(StoreError) -> Bool {
-        try connection.execute(
-            "UPDATE action_codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL",
-            [.integer(now), .blob(hash)]
-        ) == 1
+        try connection.execute(consumeActionCodeRow, [.integer(now), .blob(hash)]) == 1
     }
 
     /// Deletes codes that expired before `before`, at most `limit` of them. Codes are keyed
@@ -89,15 +97,7 @@ extension WriteTransaction {
     public func deleteExpiredActionCodes(before: Int64, keysBelow: [UInt8], limit: Int = 10_000) throws(StoreError)
         -> Int
     {
-        try connection.execute(
-            """
-            DELETE FROM action_codes WHERE code_hash IN (
-                SELECT code_hash FROM action_codes WHERE code_hash < ? AND expires_at < ?
-                ORDER BY code_hash LIMIT ?
-            )
-            """,
-            [.blob(keysBelow), .integer(before), .integer(limit)]
-        )
+        try connection.execute(deleteExpiredActionCodeRows, [.blob(keysBelow), .integer(before), .integer(limit)])
     }
 }
 

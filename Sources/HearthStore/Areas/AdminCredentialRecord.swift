@@ -30,26 +30,40 @@ public struct AdminCredentialRecord: Sendable, Equatable {
 private let adminCredentialColumns =
     "credential_id, project_id, label, secret_hash, created_at, last_used_at, revoked_at"
 
+private let selectAdminCredential = SQLStatement(
+    "SELECT \(adminCredentialColumns) FROM admin_credentials WHERE credential_id = ?"
+)
+
+private let selectProjectAdminCredentials = SQLStatement(
+    "SELECT \(adminCredentialColumns) FROM admin_credentials WHERE project_id = ? ORDER BY created_at, credential_id"
+)
+
 extension StoreReading {
     public func adminCredential(id: String) throws(StoreError) -> AdminCredentialRecord? {
-        try connection.queryFirst(
-            "SELECT \(adminCredentialColumns) FROM admin_credentials WHERE credential_id = ?",
-            [.text(id)]
-        ).map(AdminCredentialRecord.init(row:))
+        try connection.queryFirst(selectAdminCredential, [.text(id)]).map(AdminCredentialRecord.init(row:))
     }
 
     public func adminCredentials(projectID: String) throws(StoreError) -> [AdminCredentialRecord] {
-        try connection.query(
-            "SELECT \(adminCredentialColumns) FROM admin_credentials WHERE project_id = ? ORDER BY created_at, credential_id",
-            [.text(projectID)]
-        ).map(AdminCredentialRecord.init(row:))
+        try connection.query(selectProjectAdminCredentials, [.text(projectID)]).map(AdminCredentialRecord.init(row:))
     }
 }
+
+private let insertAdminCredentialRow = SQLStatement(
+    "INSERT INTO admin_credentials (\(adminCredentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+private let revokeAdminCredentialRow = SQLStatement(
+    "UPDATE admin_credentials SET revoked_at = ? WHERE credential_id = ? AND revoked_at IS NULL"
+)
+
+private let touchAdminCredentialRow = SQLStatement(
+    "UPDATE admin_credentials SET last_used_at = ? WHERE credential_id = ?"
+)
 
 extension WriteTransaction {
     public func insertAdminCredential(_ record: AdminCredentialRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO admin_credentials (\(adminCredentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            insertAdminCredentialRow,
             [
                 .text(record.credentialID), .text(record.projectID), .text(record.label), .blob(record.secretHash),
                 .integer(record.createdAt), .integer(record.lastUsedAt), .integer(record.revokedAt),
@@ -60,17 +74,11 @@ extension WriteTransaction {
     /// Marks the credential revoked; answers whether it was active before.
     @discardableResult
     public func revokeAdminCredential(id: String, at now: Int64) throws(StoreError) -> Bool {
-        try connection.execute(
-            "UPDATE admin_credentials SET revoked_at = ? WHERE credential_id = ? AND revoked_at IS NULL",
-            [.integer(now), .text(id)]
-        ) > 0
+        try connection.execute(revokeAdminCredentialRow, [.integer(now), .text(id)]) > 0
     }
 
     public func touchAdminCredential(id: String, at now: Int64) throws(StoreError) {
-        try connection.execute(
-            "UPDATE admin_credentials SET last_used_at = ? WHERE credential_id = ?",
-            [.integer(now), .text(id)]
-        )
+        try connection.execute(touchAdminCredentialRow, [.integer(now), .text(id)])
     }
 }
 

@@ -72,13 +72,37 @@ private let deliveryColumns = """
     last_attempt_ms, last_status, last_error, delivered_ms, created_ms
     """
 
+private let selectDeliveriesOfFID = SQLStatement(
+    "SELECT \(deliveryColumns) FROM installation_deliveries WHERE project_id = ? AND fid = ? ORDER BY webhook_id"
+)
+
+private let selectDueDelivery = SQLStatement(
+    "SELECT 1 FROM installation_deliveries WHERE state = 'pending' AND next_attempt_ms <= ? LIMIT 1"
+)
+
+/// A page of a project's deliveries, in every state or (with a second parameter) in one.
+private let selectDeliveriesPage = deliveriesPage(stateFilter: "")
+private let selectDeliveriesPageInState = deliveriesPage(stateFilter: "AND state = ?")
+
+private func deliveriesPage(stateFilter: String) -> SQLStatement {
+    SQLStatement(
+        """
+        SELECT \(deliveryColumns) FROM installation_deliveries
+        WHERE project_id = ? \(stateFilter) AND (created_ms > ?
+            OR (created_ms = ? AND webhook_id > ?)
+            OR (created_ms = ? AND webhook_id = ? AND fid > ?))
+        ORDER BY created_ms, webhook_id, fid LIMIT ?
+        """
+    )
+}
+
 extension StoreReading {
     /// The deliveries of the deletion event of `fid`, one per subscribed service.
     public func installationDeliveries(projectID: String, fid: String) throws(StoreError)
         -> [InstallationDeliveryRecord]
     {
         try connection.query(
-            "SELECT \(deliveryColumns) FROM installation_deliveries WHERE project_id = ? AND fid = ? ORDER BY webhook_id",
+            selectDeliveriesOfFID,
             [.text(projectID), .text(fid)]
         ).compactMap(InstallationDeliveryRecord.init(row:))
     }
@@ -92,7 +116,6 @@ extension StoreReading {
         limit: Int
     ) throws(StoreError) -> [InstallationDeliveryRecord] {
         let position = position ?? (.min, "", "")
-        let stateFilter = state == nil ? "" : "AND state = ?"
         var parameters: [SQLValue] = [.text(projectID)]
         if let state { parameters.append(.text(state.rawValue)) }
         parameters += [
@@ -100,25 +123,64 @@ extension StoreReading {
             .integer(position.createdMilliseconds), .text(position.webhookID), .text(position.fid), .integer(limit),
         ]
         return try connection.query(
-            """
-            SELECT \(deliveryColumns) FROM installation_deliveries
-            WHERE project_id = ? \(stateFilter) AND (created_ms > ?
-                OR (created_ms = ? AND webhook_id > ?)
-                OR (created_ms = ? AND webhook_id = ? AND fid > ?))
-            ORDER BY created_ms, webhook_id, fid LIMIT ?
-            """,
+            state == nil ? selectDeliveriesPage : selectDeliveriesPageInState,
             parameters
         ).compactMap(InstallationDeliveryRecord.init(row:))
     }
 
     /// Whether any delivery is due at `now` (a cheap check before claiming in a write).
     public func hasDueInstallationDelivery(now: Int64) throws(StoreError) -> Bool {
-        try connection.queryFirst(
-            "SELECT 1 FROM installation_deliveries WHERE state = 'pending' AND next_attempt_ms <= ? LIMIT 1",
-            [.integer(now)]
-        ) != nil
+        try connection.queryFirst(selectDueDelivery, [.integer(now)]) != nil
     }
 }
+
+private let insertDeliveriesOfTombstone = SQLStatement(
+    """
+    INSERT INTO installation_deliveries
+        (webhook_id, fid, project_id, state, attempts, next_attempt_ms, created_ms)
+    SELECT webhook_id, ?, project_id, 'pending', 0, ?, ? FROM installation_webhooks WHERE project_id = ?
+    """
+)
+
+private let selectClaimedDeliveryDetails = SQLStatement(
+    """
+    SELECT w.url, w.sealed_secret, d.attempts, t.project_id, t.fid, t.app_id, t.deleted_ms, t.cause
+    FROM installation_deliveries d
+    JOIN installation_webhooks w ON w.webhook_id = d.webhook_id
+    JOIN installation_tombstones t ON t.project_id = d.project_id AND t.fid = d.fid
+    WHERE d.webhook_id = ? AND d.fid = ?
+    """
+)
+
+private let releaseDeliveryLeases = SQLStatement(
+    """
+    UPDATE installation_deliveries SET lease_owner = NULL, lease_until_ms = NULL, next_attempt_ms = ?
+    WHERE lease_owner = ? AND state = 'pending'
+    """
+)
+
+private let recordDeliveryAttempt = SQLStatement(
+    """
+    UPDATE installation_deliveries SET state = ?, attempts = attempts + 1, next_attempt_ms = ?,
+        lease_owner = NULL, lease_until_ms = NULL, last_attempt_ms = ?, last_status = ?, last_error = ?,
+        delivered_ms = ?
+    WHERE webhook_id = ? AND fid = ? AND lease_owner = ? AND state = 'pending'
+    """
+)
+
+/// Chosen once, before the update, as `claimOutboxMessages` chooses its messages (see there).
+private let claimDeliveries = SQLStatement(
+    """
+    WITH chosen AS MATERIALIZED (
+        SELECT webhook_id, fid FROM installation_deliveries
+        WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?
+        \(SQLStatement.lockingChosenRows)
+    )
+    UPDATE installation_deliveries SET lease_owner = ?, lease_until_ms = ?, next_attempt_ms = ?
+    WHERE state = 'pending' AND next_attempt_ms <= ? AND (webhook_id, fid) IN (SELECT webhook_id, fid FROM chosen)
+    RETURNING webhook_id, fid
+    """
+)
 
 extension WriteTransaction {
     /// Queues the event of the tombstone `fid` for every service subscribed to the project;
@@ -126,11 +188,7 @@ extension WriteTransaction {
     @discardableResult
     public func queueInstallationDeliveries(projectID: String, fid: String, now: Int64) throws(StoreError) -> Int {
         try connection.execute(
-            """
-            INSERT INTO installation_deliveries
-                (webhook_id, fid, project_id, state, attempts, next_attempt_ms, created_ms)
-            SELECT webhook_id, ?, project_id, 'pending', 0, ?, ? FROM installation_webhooks WHERE project_id = ?
-            """,
+            insertDeliveriesOfTombstone,
             [.text(fid), .integer(now), .integer(now), .text(projectID)]
         )
     }
@@ -147,22 +205,13 @@ extension WriteTransaction {
         limit: Int
     ) throws(StoreError) -> [ClaimedInstallationDelivery] {
         let keys = try connection.query(
-            connection.dialect == .postgres ? Self.claimDeliveries.postgres : Self.claimDeliveries.sqlite,
+            claimDeliveries,
             [.integer(now), .integer(limit), .text(owner), .integer(leaseUntil), .integer(leaseUntil), .integer(now)]
         )
         var claimed: [ClaimedInstallationDelivery] = []
         for key in keys {
             guard
-                let row = try connection.queryFirst(
-                    """
-                    SELECT w.url, w.sealed_secret, d.attempts, t.project_id, t.fid, t.app_id, t.deleted_ms, t.cause
-                    FROM installation_deliveries d
-                    JOIN installation_webhooks w ON w.webhook_id = d.webhook_id
-                    JOIN installation_tombstones t ON t.project_id = d.project_id AND t.fid = d.fid
-                    WHERE d.webhook_id = ? AND d.fid = ?
-                    """,
-                    [key[0], key[1]]
-                )
+                let row = try connection.queryFirst(selectClaimedDeliveryDetails, [key[0], key[1]])
             else { continue }
             claimed.append(
                 ClaimedInstallationDelivery(
@@ -183,31 +232,11 @@ extension WriteTransaction {
         return claimed
     }
 
-    /// Chosen once, before the update, as `claimOutboxMessages` chooses its messages (see there).
-    private static let claimDeliveries = DialectStatement(
-        """
-        WITH chosen AS MATERIALIZED (
-            SELECT webhook_id, fid FROM installation_deliveries
-            WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms LIMIT ?
-            \(DialectStatement.lockingChosenRows)
-        )
-        UPDATE installation_deliveries SET lease_owner = ?, lease_until_ms = ?, next_attempt_ms = ?
-        WHERE state = 'pending' AND next_attempt_ms <= ? AND (webhook_id, fid) IN (SELECT webhook_id, fid FROM chosen)
-        RETURNING webhook_id, fid
-        """
-    )
-
     /// Gives back deliveries `owner` claimed but did not attempt (its run ended early), so
     /// they are due again at once instead of when the lease runs out.
     @discardableResult
     public func releaseInstallationDeliveries(owner: String, now: Int64) throws(StoreError) -> Int {
-        try connection.execute(
-            """
-            UPDATE installation_deliveries SET lease_owner = NULL, lease_until_ms = NULL, next_attempt_ms = ?
-            WHERE lease_owner = ? AND state = 'pending'
-            """,
-            [.integer(now), .text(owner)]
-        )
+        try connection.execute(releaseDeliveryLeases, [.integer(now), .text(owner)])
     }
 
     /// Records an attempt made under `owner`'s lease: delivered, retried at `nextAttempt`, or
@@ -224,12 +253,7 @@ extension WriteTransaction {
         nextAttempt: Int64
     ) throws(StoreError) -> Bool {
         try connection.execute(
-            """
-            UPDATE installation_deliveries SET state = ?, attempts = attempts + 1, next_attempt_ms = ?,
-                lease_owner = NULL, lease_until_ms = NULL, last_attempt_ms = ?, last_status = ?, last_error = ?,
-                delivered_ms = ?
-            WHERE webhook_id = ? AND fid = ? AND lease_owner = ? AND state = 'pending'
-            """,
+            recordDeliveryAttempt,
             [
                 .text(state.rawValue), .integer(nextAttempt), .integer(now), .integer(status.map(Int64.init)),
                 .text(error), .integer(state == .delivered ? now : nil), .text(webhookID), .text(fid), .text(owner),

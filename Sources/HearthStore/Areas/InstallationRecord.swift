@@ -30,13 +30,27 @@ public struct InstallationRecord: Sendable, Equatable {
 private let installationColumns =
     "project_id, fid, app_id, refresh_token_hash, sdk_version, created_ms, last_seen_ms"
 
+private let selectInstallation = SQLStatement(
+    "SELECT \(installationColumns) FROM installations WHERE project_id = ? AND fid = ?"
+)
+
+private let selectInstallationsPage = SQLStatement(
+    "SELECT \(installationColumns) FROM installations WHERE project_id = ? AND fid > ? ORDER BY fid LIMIT ?"
+)
+
+private let selectInstallationsSeenBefore = SQLStatement(
+    """
+    SELECT fid FROM installations WHERE project_id = ? AND last_seen_ms < ?
+    ORDER BY last_seen_ms LIMIT ?
+    """
+)
+
+private let countInstallations = SQLStatement("SELECT COUNT(*) FROM installations WHERE project_id = ?")
+
 extension StoreReading {
     /// The live installation `fid` of the project (one primary-key lookup).
     public func installation(projectID: String, fid: String) throws(StoreError) -> InstallationRecord? {
-        try connection.queryFirst(
-            "SELECT \(installationColumns) FROM installations WHERE project_id = ? AND fid = ?",
-            [.text(projectID), .text(fid)]
-        ).map(InstallationRecord.init(row:))
+        try connection.queryFirst(selectInstallation, [.text(projectID), .text(fid)]).map(InstallationRecord.init(row:))
     }
 
     /// A page of the project's live installations in FID order, starting after `afterFID`.
@@ -44,7 +58,7 @@ extension StoreReading {
         -> [InstallationRecord]
     {
         try connection.query(
-            "SELECT \(installationColumns) FROM installations WHERE project_id = ? AND fid > ? ORDER BY fid LIMIT ?",
+            selectInstallationsPage,
             [.text(projectID), .text(afterFID), .integer(limit)]
         ).map(InstallationRecord.init(row:))
     }
@@ -54,21 +68,48 @@ extension StoreReading {
         -> [String]
     {
         try connection.query(
-            """
-            SELECT fid FROM installations WHERE project_id = ? AND last_seen_ms < ?
-            ORDER BY last_seen_ms LIMIT ?
-            """,
+            selectInstallationsSeenBefore,
             [.text(projectID), .integer(cutoffMilliseconds), .integer(limit)]
         ).map { $0.string(0) }
     }
 
     public func installationCount(projectID: String) throws(StoreError) -> Int {
-        try connection.queryFirst(
-            "SELECT COUNT(*) FROM installations WHERE project_id = ?",
-            [.text(projectID)]
-        )?.int(0) ?? 0
+        try connection.queryFirst(countInstallations, [.text(projectID)])?.int(0) ?? 0
     }
 }
+
+private let insertNewInstallation = SQLStatement(
+    """
+    INSERT INTO installations (\(installationColumns))
+    SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
+        SELECT 1 FROM installation_tombstones WHERE project_id = ? AND fid = ?
+    )
+    ON CONFLICT (project_id, fid) DO NOTHING
+    """
+)
+
+private let updateInstallationRefreshToken = SQLStatement(
+    """
+    UPDATE installations SET refresh_token_hash = ?, sdk_version = ?, last_seen_ms = ?
+    WHERE project_id = ? AND fid = ?
+    """
+)
+
+private let updateInstallationSeen = SQLStatement(
+    """
+    UPDATE installations SET app_id = ?, sdk_version = ?,
+        last_seen_ms = CASE WHEN last_seen_ms < ? THEN ? ELSE last_seen_ms END
+    WHERE project_id = ? AND fid = ?
+    """
+)
+
+private let deleteInstallationSeenBefore = SQLStatement(
+    "DELETE FROM installations WHERE project_id = ? AND fid = ? AND last_seen_ms < ? RETURNING app_id"
+)
+
+private let deleteInstallationRow = SQLStatement(
+    "DELETE FROM installations WHERE project_id = ? AND fid = ? RETURNING app_id"
+)
 
 extension WriteTransaction {
     /// Inserts a new installation unless its FID is taken in the project or was ever deleted
@@ -76,13 +117,7 @@ extension WriteTransaction {
     /// costs the writer one B-tree probe of each table instead of three statements.
     public func insertInstallationIfNew(_ record: InstallationRecord) throws(StoreError) -> Bool {
         try connection.execute(
-            """
-            INSERT INTO installations (\(installationColumns))
-            SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
-                SELECT 1 FROM installation_tombstones WHERE project_id = ? AND fid = ?
-            )
-            ON CONFLICT (project_id, fid) DO NOTHING
-            """,
+            insertNewInstallation,
             [
                 .text(record.projectID), .text(record.fid), .text(record.appID), .blob(record.refreshTokenHash),
                 .text(record.sdkVersion), .integer(record.createdMilliseconds), .integer(record.lastSeenMilliseconds),
@@ -100,10 +135,7 @@ extension WriteTransaction {
         seenAt now: Int64
     ) throws(StoreError) {
         try connection.execute(
-            """
-            UPDATE installations SET refresh_token_hash = ?, sdk_version = ?, last_seen_ms = ?
-            WHERE project_id = ? AND fid = ?
-            """,
+            updateInstallationRefreshToken,
             [.blob(refreshTokenHash), .text(sdkVersion), .integer(now), .text(projectID), .text(fid)]
         )
     }
@@ -118,11 +150,7 @@ extension WriteTransaction {
         seenAt now: Int64
     ) throws(StoreError) {
         try connection.execute(
-            """
-            UPDATE installations SET app_id = ?, sdk_version = ?,
-                last_seen_ms = CASE WHEN last_seen_ms < ? THEN ? ELSE last_seen_ms END
-            WHERE project_id = ? AND fid = ?
-            """,
+            updateInstallationSeen,
             [.text(appID), .text(sdkVersion), .integer(now), .integer(now), .text(projectID), .text(fid)]
         )
     }
@@ -135,14 +163,11 @@ extension WriteTransaction {
     {
         if let seenBefore {
             return try connection.queryFirst(
-                "DELETE FROM installations WHERE project_id = ? AND fid = ? AND last_seen_ms < ? RETURNING app_id",
+                deleteInstallationSeenBefore,
                 [.text(projectID), .text(fid), .integer(seenBefore)]
             )?.string(0)
         }
-        return try connection.queryFirst(
-            "DELETE FROM installations WHERE project_id = ? AND fid = ? RETURNING app_id",
-            [.text(projectID), .text(fid)]
-        )?.string(0)
+        return try connection.queryFirst(deleteInstallationRow, [.text(projectID), .text(fid)])?.string(0)
     }
 }
 

@@ -19,12 +19,31 @@ public struct InstallationTombstoneRecord: Sendable, Equatable {
 
 private let tombstoneColumns = "project_id, fid, app_id, deleted_ms, cause"
 
+private let selectTombstone = SQLStatement(
+    "SELECT \(tombstoneColumns) FROM installation_tombstones WHERE project_id = ? AND fid = ?"
+)
+
+private let selectFirstTombstonesPage = SQLStatement(
+    """
+    SELECT \(tombstoneColumns) FROM installation_tombstones WHERE project_id = ?
+    ORDER BY deleted_ms DESC, fid DESC LIMIT ?
+    """
+)
+
+private let selectNextTombstonesPage = SQLStatement(
+    """
+    SELECT \(tombstoneColumns) FROM installation_tombstones
+    WHERE project_id = ? AND (deleted_ms < ? OR (deleted_ms = ? AND fid < ?))
+    ORDER BY deleted_ms DESC, fid DESC LIMIT ?
+    """
+)
+
 extension StoreReading {
     public func installationTombstone(projectID: String, fid: String) throws(StoreError)
         -> InstallationTombstoneRecord?
     {
         try connection.queryFirst(
-            "SELECT \(tombstoneColumns) FROM installation_tombstones WHERE project_id = ? AND fid = ?",
+            selectTombstone,
             [.text(projectID), .text(fid)]
         ).map(InstallationTombstoneRecord.init(row:))
     }
@@ -38,19 +57,12 @@ extension StoreReading {
     ) throws(StoreError) -> [InstallationTombstoneRecord] {
         guard let position else {
             return try connection.query(
-                """
-                SELECT \(tombstoneColumns) FROM installation_tombstones WHERE project_id = ?
-                ORDER BY deleted_ms DESC, fid DESC LIMIT ?
-                """,
+                selectFirstTombstonesPage,
                 [.text(projectID), .integer(limit)]
             ).map(InstallationTombstoneRecord.init(row:))
         }
         return try connection.query(
-            """
-            SELECT \(tombstoneColumns) FROM installation_tombstones
-            WHERE project_id = ? AND (deleted_ms < ? OR (deleted_ms = ? AND fid < ?))
-            ORDER BY deleted_ms DESC, fid DESC LIMIT ?
-            """,
+            selectNextTombstonesPage,
             [
                 .text(projectID), .integer(position.deletedMilliseconds), .integer(position.deletedMilliseconds),
                 .text(position.fid), .integer(limit),
@@ -59,10 +71,14 @@ extension StoreReading {
     }
 }
 
+private let insertTombstoneRow = SQLStatement(
+    "INSERT INTO installation_tombstones (\(tombstoneColumns)) VALUES (?, ?, ?, ?, ?)"
+)
+
 extension WriteTransaction {
     public func insertInstallationTombstone(_ record: InstallationTombstoneRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO installation_tombstones (\(tombstoneColumns)) VALUES (?, ?, ?, ?, ?)",
+            insertTombstoneRow,
             [
                 .text(record.projectID), .text(record.fid), .text(record.appID), .integer(record.deletedMilliseconds),
                 .text(record.cause),

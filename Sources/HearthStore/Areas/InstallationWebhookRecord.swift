@@ -27,26 +27,32 @@ public struct InstallationWebhookRecord: Sendable, Equatable {
 
 private let webhookColumns = "webhook_id, project_id, url, sealed_secret, description, created_ms"
 
+private let selectProjectWebhooks = SQLStatement(
+    "SELECT \(webhookColumns) FROM installation_webhooks WHERE project_id = ? ORDER BY created_ms, webhook_id"
+)
+
+private let selectWebhook = SQLStatement("SELECT \(webhookColumns) FROM installation_webhooks WHERE webhook_id = ?")
+
 extension StoreReading {
     public func installationWebhooks(projectID: String) throws(StoreError) -> [InstallationWebhookRecord] {
-        try connection.query(
-            "SELECT \(webhookColumns) FROM installation_webhooks WHERE project_id = ? ORDER BY created_ms, webhook_id",
-            [.text(projectID)]
-        ).map(InstallationWebhookRecord.init(row:))
+        try connection.query(selectProjectWebhooks, [.text(projectID)]).map(InstallationWebhookRecord.init(row:))
     }
 
     public func installationWebhook(id: String) throws(StoreError) -> InstallationWebhookRecord? {
-        try connection.queryFirst(
-            "SELECT \(webhookColumns) FROM installation_webhooks WHERE webhook_id = ?",
-            [.text(id)]
-        ).map(InstallationWebhookRecord.init(row:))
+        try connection.queryFirst(selectWebhook, [.text(id)]).map(InstallationWebhookRecord.init(row:))
     }
 }
+
+private let insertWebhookRow = SQLStatement(
+    "INSERT INTO installation_webhooks (\(webhookColumns)) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+private let deleteWebhookRow = SQLStatement("DELETE FROM installation_webhooks WHERE project_id = ? AND webhook_id = ?")
 
 extension WriteTransaction {
     public func insertInstallationWebhook(_ record: InstallationWebhookRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO installation_webhooks (\(webhookColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+            insertWebhookRow,
             [
                 .text(record.webhookID), .text(record.projectID), .text(record.url), .blob(record.sealedSecret),
                 .text(record.description), .integer(record.createdMilliseconds),
@@ -57,10 +63,7 @@ extension WriteTransaction {
     /// Removes the subscription of the project and, with it, its deliveries.
     @discardableResult
     public func deleteInstallationWebhook(projectID: String, id: String) throws(StoreError) -> Bool {
-        try connection.execute(
-            "DELETE FROM installation_webhooks WHERE project_id = ? AND webhook_id = ?",
-            [.text(projectID), .text(id)]
-        ) > 0
+        try connection.execute(deleteWebhookRow, [.text(projectID), .text(id)]) > 0
     }
 }
 

@@ -1,3 +1,120 @@
+private let insertMailTemplate = SQLStatement(
+    """
+    INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)
+    ON CONFLICT (template_key) DO NOTHING
+    """
+)
+
+private let insertOutboxRow = SQLStatement(
+    """
+    INSERT INTO mail_outbox (
+        id, project_id, kind, language, sender, recipient, reply_to, subject, message_id,
+        action_request_type, action_email, action_new_email, state, attempts, last_error, transport,
+        created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at,
+        template_key, template_values, sealed_values
+    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+)
+
+private let insertMailBodies = SQLStatement(
+    """
+    INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link, sealed_action)
+    VALUES (?, ?, ?, ?, ?, ?)
+    """
+)
+
+private let expireOutboxRows = SQLStatement(
+    """
+    UPDATE mail_outbox
+    SET state = 'failed', finished_at = ?, claimed_until = NULL, claimed_by = NULL,
+        last_error = 'not delivered before its deadline' || COALESCE(' (last error: ' || last_error || ')', '')
+    WHERE state IN ('queued', 'sending') AND (expires_at <= ? OR created_at < ?)
+        AND next_attempt_at <= ?
+    """
+)
+
+private let rescheduleOutboxRow = SQLStatement(
+    """
+    UPDATE mail_outbox
+    SET state = 'queued', next_attempt_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
+    WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
+    """
+)
+
+private let releaseOutboxRowClaim = SQLStatement(
+    """
+    UPDATE mail_outbox
+    SET state = 'queued', attempts = attempts - 1, next_attempt_at = ?, claimed_until = NULL, claimed_by = NULL
+    WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
+    """
+)
+
+private let failOutboxRow = SQLStatement(
+    """
+    UPDATE mail_outbox
+    SET state = 'failed', finished_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
+    WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
+    """
+)
+
+private let purgeTemplateValues = SQLStatement(
+    """
+    UPDATE mail_outbox SET template_values = NULL, sealed_values = NULL
+    WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
+        AND (template_values IS NOT NULL OR sealed_values IS NOT NULL)
+    """
+)
+
+private let purgeMailBodies = SQLStatement(
+    """
+    DELETE FROM mail_bodies WHERE id IN (
+        SELECT id FROM mail_outbox WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
+    )
+    """
+)
+
+private let deleteFinishedMailBodies = SQLStatement(
+    """
+    DELETE FROM mail_bodies WHERE id IN (
+        SELECT id FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?
+    )
+    """
+)
+
+private let deleteFinishedOutboxRows = SQLStatement(
+    "DELETE FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?"
+)
+
+/// The messages are chosen once, before the update (`MATERIALIZED`): PostgreSQL may
+/// otherwise run a `LIMIT` subquery of `IN` again for each row it updates, and with the
+/// rows locked the second run passes over the first's choice and takes more than the limit.
+private let claimOutbox = SQLStatement(
+    """
+    WITH chosen AS MATERIALIZED (
+        SELECT project_id, id FROM mail_outbox
+        WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
+        ORDER BY next_attempt_at, created_at LIMIT ? \(SQLStatement.lockingChosenRows)
+    )
+    UPDATE mail_outbox
+    SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
+    WHERE (project_id, id) IN (SELECT project_id, id FROM chosen)
+        AND state IN ('queued', 'sending') AND next_attempt_at <= ?
+    RETURNING \(OutboxRecord.returningColumns)
+    """
+)
+
+/// The statements of `markOutboxMessagesSent`, for 1 to 32 messages.
+private let markSentStatements: [SQLStatement] = (1...32).map { count in
+    SQLStatement(
+        """
+        UPDATE mail_outbox
+        SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
+            claimed_until = NULL, claimed_by = NULL
+        WHERE project_id = ? AND id IN (\(Array(repeating: "?", count: count).joined(separator: ", "))) AND state <> 'sent'
+        """
+    )
+}
+
 /// The mail outbox: messages are inserted by the same write that caused them (so a message
 /// exists exactly when its cause was committed) and taken by delivery workers with a claim
 /// that lapses, so a worker that dies mid-send never strands a message. The statements are
@@ -7,24 +124,14 @@ extension WriteTransaction {
     public func insertOutboxMessage(_ record: OutboxRecord) throws(StoreError) {
         if let template = record.template, permanentRows?.contains("mail_templates", template.key) != true {
             try connection.execute(
-                """
-                INSERT INTO mail_templates (template_key, source, created_at) VALUES (?, ?, ?)
-                ON CONFLICT (template_key) DO NOTHING
-                """,
+                insertMailTemplate,
                 [.blob(template.key), .text(template.source), .integer(record.createdAt)]
             )
             // Templates are never deleted: once this commits, later messages need not insert it.
             permanentRows?.note("mail_templates", template.key)
         }
         try connection.execute(
-            """
-            INSERT INTO mail_outbox (
-                id, project_id, kind, language, sender, recipient, reply_to, subject, message_id,
-                action_request_type, action_email, action_new_email, state, attempts, last_error, transport,
-                created_at, expires_at, next_attempt_at, claimed_until, claimed_by, finished_at,
-                template_key, template_values, sealed_values
-            ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
+            insertOutboxRow,
             [
                 .text(record.id), .text(record.projectID), .text(record.kind), .text(record.language),
                 .text(record.sender), .text(record.recipient), .text(record.replyTo), .text(record.subject),
@@ -40,10 +147,7 @@ extension WriteTransaction {
         let sealedAction = record.action?.sealed
         guard body.contains(where: { $0 != nil }) || sealedAction != nil else { return }
         try connection.execute(
-            """
-            INSERT INTO mail_bodies (id, html_body, text_body, action_code, action_link, sealed_action)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
+            insertMailBodies,
             [.text(record.id)] + body.map { .text($0) } + [sealedAction.map { .blob($0) } ?? .null]
         )
     }
@@ -53,13 +157,7 @@ extension WriteTransaction {
     @discardableResult
     public func expireOutboxMessages(now: Int64, createdBefore: Int64) throws(StoreError) -> Int {
         try connection.execute(
-            """
-            UPDATE mail_outbox
-            SET state = 'failed', finished_at = ?, claimed_until = NULL, claimed_by = NULL,
-                last_error = 'not delivered before its deadline' || COALESCE(' (last error: ' || last_error || ')', '')
-            WHERE state IN ('queued', 'sending') AND (expires_at <= ? OR created_at < ?)
-                AND next_attempt_at <= ?
-            """,
+            expireOutboxRows,
             [.integer(now), .integer(now), .integer(createdBefore), .integer(now)]
         )
     }
@@ -79,7 +177,7 @@ extension WriteTransaction {
         limit: Int
     ) throws(StoreError) -> [OutboxRecord] {
         try connection.query(
-            connection.dialect == .postgres ? Self.claimOutbox.postgres : Self.claimOutbox.sqlite,
+            claimOutbox,
             [
                 .integer(now), .integer(limit), .text(worker), .integer(claimedUntil), .integer(claimedUntil),
                 .integer(now),
@@ -87,24 +185,6 @@ extension WriteTransaction {
         ).map(OutboxRecord.init(row:)).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
             .map { record throws(StoreError) in try withBody(record) }
     }
-
-    /// The messages are chosen once, before the update (`MATERIALIZED`): PostgreSQL may
-    /// otherwise run a `LIMIT` subquery of `IN` again for each row it updates, and with the
-    /// rows locked the second run passes over the first's choice and takes more than the limit.
-    private static let claimOutbox = DialectStatement(
-        """
-        WITH chosen AS MATERIALIZED (
-            SELECT project_id, id FROM mail_outbox
-            WHERE state IN ('queued', 'sending') AND next_attempt_at <= ?
-            ORDER BY next_attempt_at, created_at LIMIT ? \(DialectStatement.lockingChosenRows)
-        )
-        UPDATE mail_outbox
-        SET state = 'sending', attempts = attempts + 1, claimed_by = ?, claimed_until = ?, next_attempt_at = ?
-        WHERE (project_id, id) IN (SELECT project_id, id FROM chosen)
-            AND state IN ('queued', 'sending') AND next_attempt_at <= ?
-        RETURNING \(OutboxRecord.returningColumns)
-        """
-    )
 
     /// Records the deliveries of messages of one project, with one statement per up to 32 of
     /// them. `sent` is final, so it is recorded even if a claim lapsed and another worker took
@@ -117,23 +197,13 @@ extension WriteTransaction {
     ) throws(StoreError) {
         var start = ids.startIndex
         while start < ids.endIndex {
-            let end = min(start + Self.markSentStatements.count, ids.endIndex)
+            let end = min(start + markSentStatements.count, ids.endIndex)
             var parameters: [SQLValue] = [.text(transport), .integer(now), .text(projectID)]
             parameters.reserveCapacity(3 + end - start)
             for id in ids[start..<end] { parameters.append(.text(id)) }
-            try connection.execute(Self.markSentStatements[end - start - 1], parameters)
+            try connection.execute(markSentStatements[end - start - 1], parameters)
             start = end
         }
-    }
-
-    /// The statements of `markOutboxMessagesSent`, for 1 to 32 messages (texts built once).
-    private static let markSentStatements: [String] = (1...32).map { count in
-        """
-        UPDATE mail_outbox
-        SET state = 'sent', transport = ?, finished_at = ?, last_error = NULL,
-            claimed_until = NULL, claimed_by = NULL
-        WHERE project_id = ? AND id IN (\(Array(repeating: "?", count: count).joined(separator: ", "))) AND state <> 'sent'
-        """
     }
 
     /// Puts a message back in the queue after a failed attempt, if `worker` still holds it.
@@ -144,11 +214,7 @@ extension WriteTransaction {
         error: String
     ) throws(StoreError) {
         try connection.execute(
-            """
-            UPDATE mail_outbox
-            SET state = 'queued', next_attempt_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
-            """,
+            rescheduleOutboxRow,
             [.integer(nextAttemptAt), .text(error), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
@@ -157,11 +223,7 @@ extension WriteTransaction {
     /// (its claim did not count as an attempt).
     public func releaseOutboxClaim(_ message: OutboxRecord.Key, worker: String, at now: Int64) throws(StoreError) {
         try connection.execute(
-            """
-            UPDATE mail_outbox
-            SET state = 'queued', attempts = attempts - 1, next_attempt_at = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
-            """,
+            releaseOutboxRowClaim,
             [.integer(now), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
@@ -171,11 +233,7 @@ extension WriteTransaction {
         throws(StoreError)
     {
         try connection.execute(
-            """
-            UPDATE mail_outbox
-            SET state = 'failed', finished_at = ?, last_error = ?, claimed_until = NULL, claimed_by = NULL
-            WHERE project_id = ? AND id = ? AND state = 'sending' AND claimed_by = ?
-            """,
+            failOutboxRow,
             [.integer(now), .text(error), .text(message.projectID), .text(message.id), .text(worker)]
         )
     }
@@ -192,40 +250,44 @@ extension WriteTransaction {
         keepingProject: String?
     ) throws(StoreError) -> Int {
         let window: [SQLValue] = [.integer(finishedSince), .integer(finishedBefore), .text(keepingProject ?? "")]
-        let values = try connection.execute(
-            """
-            UPDATE mail_outbox SET template_values = NULL, sealed_values = NULL
-            WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
-                AND (template_values IS NOT NULL OR sealed_values IS NOT NULL)
-            """,
-            window
-        )
+        let values = try connection.execute(purgeTemplateValues, window)
         return try values
-            + connection.execute(
-                """
-                DELETE FROM mail_bodies WHERE id IN (
-                    SELECT id FROM mail_outbox WHERE finished_at >= ? AND finished_at < ? AND project_id <> ?
-                )
-                """,
-                window
-            )
+            + connection.execute(purgeMailBodies, window)
     }
 
     /// Deletes messages finished before `finishedBefore`; answers how many.
     @discardableResult
     public func deleteOutboxMessages(finishedBefore: Int64) throws(StoreError) -> Int {
         // Bodies go first, in case a backend runs without foreign-key cascades.
-        try connection.execute(
-            """
-            DELETE FROM mail_bodies WHERE id IN (
-                SELECT id FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?
-            )
-            """,
-            [.integer(finishedBefore)]
-        )
-        return try connection.execute(
-            "DELETE FROM mail_outbox WHERE finished_at IS NOT NULL AND finished_at < ?",
-            [.integer(finishedBefore)]
+        try connection.execute(deleteFinishedMailBodies, [.integer(finishedBefore)])
+        return try connection.execute(deleteFinishedOutboxRows, [.integer(finishedBefore)])
+    }
+}
+
+private let selectDueOutboxRow = SQLStatement(
+    "SELECT 1 FROM mail_outbox WHERE state IN ('queued', 'sending') AND next_attempt_at <= ? LIMIT 1"
+)
+
+private let selectOutboxMessage = SQLStatement(
+    "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ? AND o.id = ?"
+)
+
+private let selectOutboxActionMessages = SQLStatement(
+    """
+    SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
+    WHERE o.project_id = ? AND (b.action_code IS NOT NULL OR b.sealed_action IS NOT NULL)
+    ORDER BY o.id
+    """
+)
+
+/// The pages `outboxMessages` reads: `[0]` every state, `[1]` one state; then `[0]` from the
+/// newest message, `[1]` from after an ID.
+private let selectOutboxPages: [[SQLStatement]] = [false, true].map { inOneState in
+    [false, true].map { afterID in
+        SQLStatement(
+            "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ?"
+                + (inOneState ? " AND o.state = ?" : "") + (afterID ? " AND o.id < ?" : "")
+                + " ORDER BY o.id DESC LIMIT ?"
         )
     }
 }
@@ -233,10 +295,7 @@ extension WriteTransaction {
 extension StoreReading {
     /// Whether any message is due, so an idle worker can look without writing.
     public func hasDueOutboxMessages(now: Int64) throws(StoreError) -> Bool {
-        try connection.queryFirst(
-            "SELECT 1 FROM mail_outbox WHERE state IN ('queued', 'sending') AND next_attempt_at <= ? LIMIT 1",
-            [.integer(now)]
-        ) != nil
+        try connection.queryFirst(selectDueOutboxRow, [.integer(now)]) != nil
     }
 
     /// A project's messages, newest first, optionally in one state, starting after the
@@ -248,41 +307,30 @@ extension StoreReading {
         afterID: String? = nil,
         limit: Int
     ) throws(StoreError) -> [OutboxRecord] {
-        var sql = "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ?"
         var parameters: [SQLValue] = [.text(projectID)]
-        if let state {
-            sql += " AND o.state = ?"
-            parameters.append(.text(state.rawValue))
-        }
-        if let afterID {
-            sql += " AND o.id < ?"
-            parameters.append(.text(afterID))
-        }
-        sql += " ORDER BY o.id DESC LIMIT ?"
+        if let state { parameters.append(.text(state.rawValue)) }
+        if let afterID { parameters.append(.text(afterID)) }
         parameters.append(.integer(limit))
-        return try connection.query(sql, parameters).map(OutboxRecord.init(row:))
+        let page = selectOutboxPages[state == nil ? 0 : 1][afterID == nil ? 0 : 1]
+        return try connection.query(page, parameters).map(OutboxRecord.init(row:))
     }
 
     /// One message of a project.
     public func outboxMessage(projectID: String, id: String) throws(StoreError) -> OutboxRecord? {
-        try connection.queryFirst(
-            "SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined) WHERE o.project_id = ? AND o.id = ?",
-            [.text(projectID), .text(id)]
-        ).map(OutboxRecord.init(row:))
+        try connection.queryFirst(selectOutboxMessage, [.text(projectID), .text(id)]).map(OutboxRecord.init(row:))
     }
 
     /// A project's messages that carry an action code still on record, oldest first.
     public func outboxActionMessages(projectID: String) throws(StoreError) -> [OutboxRecord] {
-        try connection.query(
-            """
-            SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
-            WHERE o.project_id = ? AND (b.action_code IS NOT NULL OR b.sealed_action IS NOT NULL)
-            ORDER BY o.id
-            """,
-            [.text(projectID)]
-        ).map(OutboxRecord.init(row:))
+        try connection.query(selectOutboxActionMessages, [.text(projectID)]).map(OutboxRecord.init(row:))
     }
 }
+
+private let selectTemplateSource = SQLStatement("SELECT source FROM mail_templates WHERE template_key = ?")
+
+private let selectMailBodies = SQLStatement(
+    "SELECT html_body, text_body, action_code, action_link, sealed_action FROM mail_bodies WHERE id = ?"
+)
 
 extension WriteTransaction {
     /// `record` with its bodies or template, and action code (claims answer the state row
@@ -290,18 +338,12 @@ extension WriteTransaction {
     fileprivate func withBody(_ record: OutboxRecord) throws(StoreError) -> OutboxRecord {
         var record = record
         if let key = record.template?.key,
-            let row = try connection.queryFirst(
-                "SELECT source FROM mail_templates WHERE template_key = ?",
-                [.blob(key)]
-            )
+            let row = try connection.queryFirst(selectTemplateSource, [.blob(key)])
         {
             record.template?.source = row.string(0)
         }
         guard
-            let row = try connection.queryFirst(
-                "SELECT html_body, text_body, action_code, action_link, sealed_action FROM mail_bodies WHERE id = ?",
-                [.text(record.id)]
-            )
+            let row = try connection.queryFirst(selectMailBodies, [.text(record.id)])
         else { return record }
         record.htmlBody = row.optionalString(0)
         record.textBody = row.optionalString(1)
@@ -378,32 +420,41 @@ extension OutboxRecord {
     }
 }
 
+private let selectOutboxRowsInTheClear = SQLStatement(
+    """
+    SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
+    WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
+    LIMIT ?
+    """
+)
+
+private let updateOutboxValues = SQLStatement(
+    "UPDATE mail_outbox SET template_values = ?, sealed_values = ? WHERE project_id = ? AND id = ?"
+)
+
+private let updateMailBodyAction = SQLStatement(
+    "UPDATE mail_bodies SET action_code = ?, action_link = ?, sealed_action = ? WHERE id = ?"
+)
+
 extension WriteTransaction {
     /// Up to `limit` messages whose template values or action a version that did not seal
     /// them stored in the clear.
     public func outboxMessagesInTheClear(limit: Int) throws(StoreError) -> [OutboxRecord] {
-        try connection.query(
-            """
-            SELECT \(OutboxRecord.columns) FROM \(OutboxRecord.joined)
-            WHERE o.template_values IS NOT NULL OR b.action_code IS NOT NULL OR b.action_link IS NOT NULL
-            LIMIT ?
-            """,
-            [.integer(Int64(limit))]
-        ).map(OutboxRecord.init(row:))
+        try connection.query(selectOutboxRowsInTheClear, [.integer(Int64(limit))]).map(OutboxRecord.init(row:))
     }
 
     /// Stores `record`'s template values and action as it holds them (sealed), dropping their
     /// clear forms.
     public func replaceOutboxValues(with record: OutboxRecord) throws(StoreError) {
         try connection.execute(
-            "UPDATE mail_outbox SET template_values = ?, sealed_values = ? WHERE project_id = ? AND id = ?",
+            updateOutboxValues,
             [
                 .text(record.templateValues), record.sealedValues.map { .blob($0) } ?? .null,
                 .text(record.projectID), .text(record.id),
             ]
         )
         try connection.execute(
-            "UPDATE mail_bodies SET action_code = ?, action_link = ?, sealed_action = ? WHERE id = ?",
+            updateMailBodyAction,
             [
                 .text(record.action?.oobCode), .text(record.action?.oobLink),
                 record.action?.sealed.map { .blob($0) } ?? .null, .text(record.id),

@@ -17,21 +17,43 @@ public struct ProjectRecord: Sendable, Equatable {
     }
 }
 
+private let selectProjects = SQLStatement(
+    "SELECT project_id, project_number, document, revision, updated_at FROM projects ORDER BY project_id"
+)
+
+private let selectProject = SQLStatement(
+    "SELECT project_id, project_number, document, revision, updated_at FROM projects WHERE project_id = ?"
+)
+
 extension StoreReading {
     public func projects() throws(StoreError) -> [ProjectRecord] {
-        try connection.query(
-            "SELECT project_id, project_number, document, revision, updated_at FROM projects ORDER BY project_id",
-            []
-        ).map(ProjectRecord.init(row:))
+        try connection.query(selectProjects, []).map(ProjectRecord.init(row:))
     }
 
     public func project(id: String) throws(StoreError) -> ProjectRecord? {
-        try connection.queryFirst(
-            "SELECT project_id, project_number, document, revision, updated_at FROM projects WHERE project_id = ?",
-            [.text(id)]
-        ).map(ProjectRecord.init(row:))
+        try connection.queryFirst(selectProject, [.text(id)]).map(ProjectRecord.init(row:))
     }
 }
+
+private let selectLatestProjectRevision = SQLStatement("SELECT COALESCE(MAX(revision), 0) FROM projects")
+
+private let upsertProject = SQLStatement(
+    """
+    INSERT INTO projects (project_id, project_number, document, revision, updated_at)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (project_id) DO UPDATE SET
+        project_number = excluded.project_number,
+        document = excluded.document,
+        revision = excluded.revision,
+        updated_at = excluded.updated_at
+    """
+)
+
+private let deleteProjectMailBodies = SQLStatement(
+    "DELETE FROM mail_bodies WHERE id IN (SELECT id FROM mail_outbox WHERE project_id = ?)"
+)
+
+private let deleteProjectRow = SQLStatement("DELETE FROM projects WHERE project_id = ?")
 
 extension WriteTransaction {
     /// Inserts the project, or replaces the stored one with the same ID. The revision is
@@ -44,17 +66,9 @@ extension WriteTransaction {
         at now: Int64
     ) throws(StoreError) -> ProjectRecord {
         let revision =
-            (try connection.queryFirst("SELECT COALESCE(MAX(revision), 0) FROM projects", [])?.int64(0) ?? 0) + 1
+            (try connection.queryFirst(selectLatestProjectRevision, [])?.int64(0) ?? 0) + 1
         try connection.execute(
-            """
-            INSERT INTO projects (project_id, project_number, document, revision, updated_at)
-            VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (project_id) DO UPDATE SET
-                project_number = excluded.project_number,
-                document = excluded.document,
-                revision = excluded.revision,
-                updated_at = excluded.updated_at
-            """,
+            upsertProject,
             [.text(id), .text(number), .text(document), .integer(revision), .integer(now)]
         )
         return ProjectRecord(
@@ -70,11 +84,8 @@ extension WriteTransaction {
     @discardableResult
     public func deleteProject(id: String) throws(StoreError) -> Bool {
         // Message bodies have no foreign key (they are keyed by message ID alone).
-        try connection.execute(
-            "DELETE FROM mail_bodies WHERE id IN (SELECT id FROM mail_outbox WHERE project_id = ?)",
-            [.text(id)]
-        )
-        return try connection.execute("DELETE FROM projects WHERE project_id = ?", [.text(id)]) > 0
+        try connection.execute(deleteProjectMailBodies, [.text(id)])
+        return try connection.execute(deleteProjectRow, [.text(id)]) > 0
     }
 }
 

@@ -42,11 +42,33 @@ public struct SigningKeyRecord: Sendable, Equatable {
 private let signingKeyColumns =
     "key_id, project_id, purpose, algorithm, public_jwk, sealed_private_key, created_at, retired_at, publish_until"
 
+private let selectActiveSigningKey = SQLStatement(
+    "SELECT \(signingKeyColumns) FROM signing_keys WHERE project_id = ? AND purpose = ? AND retired_at IS NULL"
+)
+
+private let selectProjectPublishedKeys = SQLStatement(
+    """
+    SELECT \(signingKeyColumns) FROM signing_keys
+    WHERE project_id = ? AND (retired_at IS NULL OR publish_until > ?)
+    ORDER BY created_at, key_id
+    """
+)
+
+private let selectPublishedKeysByPurpose = SQLStatement(
+    """
+    SELECT \(signingKeyColumns) FROM signing_keys
+    WHERE purpose = ? AND (retired_at IS NULL OR publish_until > ?)
+    ORDER BY created_at, key_id
+    """
+)
+
+private let selectSigningKey = SQLStatement("SELECT \(signingKeyColumns) FROM signing_keys WHERE key_id = ?")
+
 extension StoreReading {
     /// The key that currently signs for `purpose`, if one was made.
     public func activeSigningKey(projectID: String, purpose: String) throws(StoreError) -> SigningKeyRecord? {
         try connection.queryFirst(
-            "SELECT \(signingKeyColumns) FROM signing_keys WHERE project_id = ? AND purpose = ? AND retired_at IS NULL",
+            selectActiveSigningKey,
             [.text(projectID), .text(purpose)]
         ).map(SigningKeyRecord.init(row:))
     }
@@ -55,11 +77,7 @@ extension StoreReading {
     /// keys whose publication window has not ended. Oldest first.
     public func publishedSigningKeys(projectID: String, now: Int64) throws(StoreError) -> [SigningKeyRecord] {
         try connection.query(
-            """
-            SELECT \(signingKeyColumns) FROM signing_keys
-            WHERE project_id = ? AND (retired_at IS NULL OR publish_until > ?)
-            ORDER BY created_at, key_id
-            """,
+            selectProjectPublishedKeys,
             [.text(projectID), .integer(now)]
         ).map(SigningKeyRecord.init(row:))
     }
@@ -68,29 +86,37 @@ extension StoreReading {
     /// as ``publishedSigningKeys(projectID:now:)`` chooses them. Oldest first.
     public func publishedSigningKeys(purpose: String, now: Int64) throws(StoreError) -> [SigningKeyRecord] {
         try connection.query(
-            """
-            SELECT \(signingKeyColumns) FROM signing_keys
-            WHERE purpose = ? AND (retired_at IS NULL OR publish_until > ?)
-            ORDER BY created_at, key_id
-            """,
+            selectPublishedKeysByPurpose,
             [.text(purpose), .integer(now)]
         ).map(SigningKeyRecord.init(row:))
     }
 
     public func signingKey(id: String) throws(StoreError) -> SigningKeyRecord? {
-        try connection.queryFirst(
-            "SELECT \(signingKeyColumns) FROM signing_keys WHERE key_id = ?",
-            [.text(id)]
-        ).map(SigningKeyRecord.init(row:))
+        try connection.queryFirst(selectSigningKey, [.text(id)]).map(SigningKeyRecord.init(row:))
     }
 }
+
+private let insertSigningKeyRow = SQLStatement(
+    "INSERT INTO signing_keys (\(signingKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+private let retireSigningKeyRow = SQLStatement(
+    """
+    UPDATE signing_keys SET retired_at = ?, publish_until = ?
+    WHERE project_id = ? AND purpose = ? AND retired_at IS NULL
+    """
+)
+
+private let deleteExpiredSigningKeyRows = SQLStatement(
+    "DELETE FROM signing_keys WHERE retired_at IS NOT NULL AND publish_until <= ?"
+)
 
 extension WriteTransaction {
     /// Stores a new active key. Throws `.uniqueViolation` if the project already has an
     /// active key for that purpose (another node made one first).
     public func insertSigningKey(_ key: SigningKeyRecord) throws(StoreError) {
         try connection.execute(
-            "INSERT INTO signing_keys (\(signingKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            insertSigningKeyRow,
             [
                 .text(key.keyID), .text(key.projectID), .text(key.purpose), .text(key.algorithm),
                 .text(key.publicJWK), .blob(key.sealedPrivateKey), .integer(key.createdAt),
@@ -108,10 +134,7 @@ extension WriteTransaction {
         publishUntil: Int64
     ) throws(StoreError) -> Int {
         try connection.execute(
-            """
-            UPDATE signing_keys SET retired_at = ?, publish_until = ?
-            WHERE project_id = ? AND purpose = ? AND retired_at IS NULL
-            """,
+            retireSigningKeyRow,
             [.integer(now), .integer(publishUntil), .text(projectID), .text(purpose)]
         )
     }
@@ -119,10 +142,7 @@ extension WriteTransaction {
     /// Removes retired keys that no token can present any more.
     @discardableResult
     public func deleteExpiredSigningKeys(now: Int64) throws(StoreError) -> Int {
-        try connection.execute(
-            "DELETE FROM signing_keys WHERE retired_at IS NOT NULL AND publish_until <= ?",
-            [.integer(now)]
-        )
+        try connection.execute(deleteExpiredSigningKeyRows, [.integer(now)])
     }
 }
 

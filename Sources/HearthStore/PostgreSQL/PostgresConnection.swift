@@ -12,18 +12,23 @@ import Synchronization
 /// one thread at a time (its pool's lock, or a writer's thread), which is what makes the
 /// `@unchecked Sendable` sound.
 ///
-/// Statements are prepared once per connection, named and cached by their text (with `?`
-/// rewritten to `$n`), and run with `PQexecPrepared`: parameters in text form, blobs in
-/// binary; results in text form, decoded by column type. A connection found broken is
-/// reopened when it is next used, but never inside a transaction: a transaction whose
-/// connection was lost fails every statement until its `ROLLBACK` (which then just ends it,
-/// the server having rolled it back already), so nothing runs half in one session and half in
-/// another.
+/// A statement is prepared the first time the connection runs it, named after its identity
+/// (`s12`), and from then on run with `PQexecPrepared`; a one-off runs with `PQexecParams`,
+/// as the session's unnamed statement, which the next one replaces. Parameters go in text
+/// form, blobs in binary; results come in text form, decoded by column type.
+///
+/// A connection found broken is reopened when it is next used, but never inside a
+/// transaction: a transaction whose connection was lost fails every statement until its
+/// `ROLLBACK` (which then just ends it, the server having rolled it back already), so nothing
+/// runs half in one session and half in another.
 final class PostgresConnection: SQLConnection, @unchecked Sendable {
     let dialect = SQLDialect.postgres
     private let handle: OpaquePointer
     private let availability: PostgresServerAvailability
-    private var statements: [String: String] = [:]
+    /// The server's names of the statements this session prepared, by `SQLStatement.identity`
+    /// (`nil` for those not prepared yet); forgotten when the connection is reopened, as the
+    /// new session has none.
+    private var preparedNames: [String?] = []
     /// The session holding the open transaction died; cleared by the transaction's `ROLLBACK`.
     private var transactionLost = false
 
@@ -69,24 +74,24 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 
     @discardableResult
-    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
-        if transactionLost, sql == "ROLLBACK" {
+    func execute(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        if transactionLost, statement.postgres == "ROLLBACK" {
             // The server ended the transaction when the session died; there is nothing to undo.
             transactionLost = false
             return 0
         }
-        let result = try run(sql, parameters)
+        let result = try run(statement, parameters)
         defer { PQclear(result) }
         // The server answers `COMMIT` of a transaction that an error aborted by rolling it
         // back, with no error: the writes it held must not be acknowledged.
-        if sql == "COMMIT", Self.text(PQcmdStatus(result)) == "ROLLBACK" {
+        if statement.postgres == "COMMIT", Self.text(PQcmdStatus(result)) == "ROLLBACK" {
             throw StoreError(.other, "the transaction was rolled back: one of its statements had failed")
         }
         return Int(Self.text(PQcmdTuples(result))) ?? 0
     }
 
-    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
-        let result = try run(sql, parameters)
+    func query(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
+        let result = try run(statement, parameters)
         defer { PQclear(result) }
         let rowCount = PQntuples(result)
         let columnCount = PQnfields(result)
@@ -122,25 +127,35 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     // MARK: - Running statements
 
-    /// Runs `sql` as a prepared statement; the caller clears the result.
-    private func run(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
+    /// Runs the statement (prepared first, unless it is a one-off); the caller clears the result.
+    private func run(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
         do {
-            return try runOnce(sql, parameters)
+            return try runOnce(statement, parameters)
         } catch {
             // A transaction not begun yet loses nothing by starting on a new session: a
             // connection the server dropped while it was idle (a restart) costs no failure.
-            guard error.kind == .unavailable, sql.hasPrefix("BEGIN"), !transactionLost, isBroken else { throw error }
-            return try runOnce(sql, parameters)
+            guard error.kind == .unavailable, statement.postgres.hasPrefix("BEGIN"), !transactionLost, isBroken
+            else { throw error }
+            return try runOnce(statement, parameters)
         }
     }
 
-    private func runOnce(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
+    private func runOnce(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> OpaquePointer {
+        let sql = statement.postgres
         try ensureUsable(sql)
         let wasInTransaction = isInTransaction
-        let name = try prepared(sql, wasInTransaction: wasInTransaction)
         let bound = BoundParameters(parameters)
-        let result = bound.withPointers { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        let count = Int32(parameters.count)
+        let result: OpaquePointer?
+        if let identity = statement.identity {
+            let name = try preparedName(of: sql, identity: identity, wasInTransaction: wasInTransaction)
+            result = bound.withPointers { values, lengths, formats in
+                PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+            }
+        } else {
+            result = bound.withPointers { values, lengths, formats in
+                PQexecParams(handle, sql, count, nil, values, lengths, formats, 0)
+            }
         }
         guard let result else { throw connectionFailure(sql, wasInTransaction) }
         do {
@@ -152,15 +167,19 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         return result
     }
 
-    private func prepared(_ sql: String, wasInTransaction: Bool) throws(StoreError) -> String {
-        if let name = statements[sql] { return name }
-        let name = "hearth_\(statements.count + 1)"
-        guard let result = PQprepare(handle, name, Self.numberingPlaceholders(sql), 0, nil) else {
+    /// The name of the statement `identity` in this session, preparing it if it has not been.
+    private func preparedName(of sql: String, identity: Int, wasInTransaction: Bool) throws(StoreError) -> String {
+        if identity < preparedNames.count, let name = preparedNames[identity] { return name }
+        let name = "s\(identity)"
+        guard let result = PQprepare(handle, name, sql, 0, nil) else {
             throw connectionFailure(sql, wasInTransaction)
         }
         defer { PQclear(result) }
         try check(result, sql: sql, wasInTransaction: wasInTransaction)
-        statements[sql] = name
+        if identity >= preparedNames.count {
+            preparedNames.append(contentsOf: repeatElement(nil, count: identity + 1 - preparedNames.count))
+        }
+        preparedNames[identity] = name
         return name
     }
 
@@ -172,7 +191,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         }
         try availability.checkReachable()
         PQreset(handle)
-        statements.removeAll()
+        preparedNames.removeAll()
         guard PQstatus(handle) == CONNECTION_OK else {
             availability.noteUnreachable()
             throw StoreError(.unavailable, "cannot reconnect: \(Self.text(PQerrorMessage(handle)))")
@@ -220,32 +239,6 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             default: .other
             }
         }
-    }
-
-    /// `sql` with each `?` outside quotes and comments numbered `$1`, `$2`, ...
-    static func numberingPlaceholders(_ sql: String) -> String {
-        var output = ""
-        output.reserveCapacity(sql.utf8.count + 16)
-        var number = 0
-        var quote: Character?
-        var inLineComment = false
-        for character in sql {
-            if inLineComment {
-                if character == "\n" { inLineComment = false }
-            } else if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "-", output.last == "-" {
-                inLineComment = true
-            } else if character == "?" {
-                number += 1
-                output += "$\(number)"
-                continue
-            }
-            output.append(character)
-        }
-        return output
     }
 
     // MARK: - Values

@@ -7,6 +7,9 @@ import Synchronization
     import Darwin
 #endif
 
+/// How a `read` begins (see the isolation levels below).
+private let beginRead = SQLStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
 /// The store on a PostgreSQL server that several Hearth nodes may share.
 ///
 /// Isolation per operation:
@@ -109,13 +112,13 @@ public final class PostgresStore: Store {
         if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
         let connection = try readers.borrow()
         defer { readers.giveBack(connection) }
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [])
+        try connection.execute(beginRead, [])
         do {
             let result = try body(ReadTransaction(connection: connection))
-            try connection.execute("COMMIT", [])
+            try connection.execute(.commit, [])
             return result
         } catch {
-            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK", []) }
+            if connection.isInTransaction { _ = try? connection.execute(.rollback, []) }
             throw error
         }
     }

@@ -1,20 +1,24 @@
-/// One open database connection that runs parameterised SQL. Statements use `?` placeholders;
-/// a backend whose server wants another style rewrites them once, when it prepares them.
+/// One open database connection that runs parameterised SQL statements (`SQLStatement`).
+/// A connection prepares a statement the first time it runs it and keeps it prepared, found by
+/// the statement's identity, until the connection closes; a one-off statement it prepares,
+/// runs and drops.
 ///
 /// A connection is used by one thread at a time: the store hands it to exactly one reader or
 /// to the writer, never to two callers at once.
 public protocol SQLConnection: AnyObject {
-    /// The SQL flavour, for the few statements whose text differs between backends.
+    /// The SQL flavour, for the few steps that differ between backends beyond one statement's
+    /// text (migration scripts, settings only one backend has).
     var dialect: SQLDialect { get }
 
     /// Runs a statement that returns no rows and answers how many rows it changed.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int
+    func execute(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> Int
 
     /// Runs a query and answers every row.
-    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow]
+    func query(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow]
 
-    /// Runs several `;`-separated statements without parameters (migrations, pragmas).
+    /// Runs several `;`-separated statements without parameters (migrations, pragmas), as
+    /// written and without keeping anything prepared.
     func executeScript(_ sql: String) throws(StoreError)
 
     /// Whether a transaction is open (the backend may have ended one itself after an error).
@@ -23,8 +27,8 @@ public protocol SQLConnection: AnyObject {
 
 extension SQLConnection {
     /// The first row of a query, or `nil` when it has none.
-    public func queryFirst(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> SQLRow? {
-        try query(sql, parameters).first
+    public func queryFirst(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> SQLRow? {
+        try query(statement, parameters).first
     }
 }
 

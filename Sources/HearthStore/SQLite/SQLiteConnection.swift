@@ -19,18 +19,14 @@ private let processConfiguration: Void = {
     _ = csqlite_disable_memory_statistics()  // SQLITE_MISUSE if SQLite already started: harmless
 }()
 
-/// One SQLite connection and its cache of prepared statements. Not thread-safe: the store
+/// One SQLite connection and its prepared statements (`sqlite3_prepare_v3` with
+/// `SQLITE_PREPARE_PERSISTENT`, as they live as long as the connection). Not thread-safe: the store
 /// hands it to one thread at a time through its pool's lock or the writer's thread, which is
 /// what makes the `@unchecked Sendable` sound.
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
-    /// The same statements by where their text is stored, checked against the text: finding
-    /// one by its text alone hashes every byte of it (hundreds) on every run, and nearly
-    /// every run passes the very same constant. Holding the text keeps its address from being
-    /// reused; bounded, as texts built per call add a new address each time.
-    private var statementsByAddress: [UnsafeRawPointer: (sql: String, statement: OpaquePointer)] = [:]
-    private static let maximumAddresses = 256
+    /// Prepared statements by `SQLStatement.identity`; `nil` for those this connection has not run.
+    private var statements: [OpaquePointer?] = []
     let dialect = SQLDialect.sqlite
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
@@ -66,7 +62,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for case let statement? in statements { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
         logFrames?.deallocate()
     }
@@ -111,32 +107,32 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     @discardableResult
-    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement) }
-        try bind(parameters, to: statement, sql: sql)
+    func execute(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        let prepared = try prepare(statement)
+        defer { release(prepared, of: statement) }
+        try bind(parameters, to: prepared, sql: statement.sqlite)
         while true {
-            let status = sqlite3_step(statement)
+            let status = sqlite3_step(prepared)
             if status == SQLITE_DONE { break }
-            if status != SQLITE_ROW { throw error(status, sql: sql) }
+            if status != SQLITE_ROW { throw error(status, sql: statement.sqlite) }
         }
         return Int(sqlite3_changes(handle))
     }
 
-    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement) }
-        try bind(parameters, to: statement, sql: sql)
+    func query(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
+        let prepared = try prepare(statement)
+        defer { release(prepared, of: statement) }
+        try bind(parameters, to: prepared, sql: statement.sqlite)
         var rows: [SQLRow] = []
-        let columnCount = sqlite3_column_count(statement)
+        let columnCount = sqlite3_column_count(prepared)
         while true {
-            let status = sqlite3_step(statement)
+            let status = sqlite3_step(prepared)
             if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw error(status, sql: sql) }
+            guard status == SQLITE_ROW else { throw error(status, sql: statement.sqlite) }
             var values: [SQLValue] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
-                values.append(value(of: statement, column: column))
+                values.append(value(of: prepared, column: column))
             }
             rows.append(SQLRow(values: values))
         }
@@ -171,26 +167,33 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
 
     // MARK: - Statements
 
-    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
-        let address = sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
-        if let address, let known = statementsByAddress[address], known.sql == sql { return known.statement }
-        let found = try statement(for: sql)
-        if let address {
-            if statementsByAddress.count >= Self.maximumAddresses {
-                statementsByAddress.removeAll(keepingCapacity: true)
-            }
-            statementsByAddress[address] = (sql, found)
+    /// The statement prepared on this connection: kept from an earlier run, or prepared now
+    /// (and kept, unless it is a one-off).
+    private func prepare(_ statement: SQLStatement) throws(StoreError) -> OpaquePointer {
+        guard let identity = statement.identity else { return try prepare(statement.sqlite, flags: 0) }
+        if identity < statements.count, let prepared = statements[identity] { return prepared }
+        let prepared = try prepare(statement.sqlite, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        if identity >= statements.count {
+            statements.append(contentsOf: repeatElement(nil, count: identity + 1 - statements.count))
         }
-        return found
+        statements[identity] = prepared
+        return prepared
     }
 
-    private func statement(for sql: String) throws(StoreError) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
-        var statement: OpaquePointer?
-        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw error(status, sql: sql) }
-        statements[sql] = statement
-        return statement
+    private func prepare(_ sql: String, flags: UInt32) throws(StoreError) -> OpaquePointer {
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
+        guard status == SQLITE_OK, let prepared else { throw error(status, sql: sql) }
+        return prepared
+    }
+
+    /// Readies a kept statement for its next run, or frees a one-off.
+    private func release(_ prepared: OpaquePointer, of statement: SQLStatement) {
+        if statement.identity == nil {
+            sqlite3_finalize(prepared)
+        } else {
+            sqlite3_reset(prepared)
+        }
     }
 
     private func bind(_ parameters: [SQLValue], to statement: OpaquePointer, sql: String) throws(StoreError) {

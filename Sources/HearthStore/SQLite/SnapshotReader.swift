@@ -56,7 +56,7 @@ final class SnapshotReader: @unchecked Sendable {
             // Nothing committed since the snapshot was taken: it is still the newest.
         } else {
             endSnapshot()
-            try connection.execute("BEGIN", [])
+            try connection.execute(beginSnapshot, [])
             snapshot = Snapshot(header: header, startedAt: now)
         }
         do {
@@ -73,7 +73,7 @@ final class SnapshotReader: @unchecked Sendable {
     func endSnapshot() {
         guard snapshot != nil else { return }
         snapshot = nil
-        _ = try? connection.execute("COMMIT", [])
+        _ = try? connection.execute(.commit, [])
     }
 }
 
@@ -112,3 +112,6 @@ final class ReaderPool: Sendable {
         idle.withLock { $0.removeAll() }
     }
 }
+
+/// A deferred transaction: the snapshot is taken at the read's first statement.
+private let beginSnapshot = SQLStatement("BEGIN")

@@ -1,5 +1,7 @@
 import HearthBase
 
+private let passiveCheckpoint = SQLStatement("PRAGMA wal_checkpoint(PASSIVE)")
+
 /// Copies committed pages from the write-ahead log back into the database file on its own
 /// thread and connection, so that little is left for the checkpoints the writer runs itself.
 ///
@@ -35,7 +37,7 @@ final class WriteAheadLogCheckpointer: Sendable {
             beforeCheckpoint()
             guard progress.hasNewCommits(commits()) else { return }
             do {
-                _ = try box.connection.queryFirst("PRAGMA wal_checkpoint(PASSIVE)", [])
+                _ = try box.connection.queryFirst(passiveCheckpoint, [])
             } catch {
                 report("background checkpoint failed: \(error)")
             }

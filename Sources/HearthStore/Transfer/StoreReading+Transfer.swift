@@ -1,7 +1,9 @@
+private let selectSchemaSteps = SQLStatement("SELECT version FROM schema_migrations ORDER BY version")
+
 extension StoreReading {
     /// The schema steps recorded in the database, in version order.
     public func schemaSteps() throws(StoreError) -> [Int] {
-        try connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map { $0.int(0) }
+        try connection.query(selectSchemaSteps, []).map { $0.int(0) }
     }
 
     /// How many rows `table` holds.
@@ -43,6 +45,9 @@ extension StoreReading {
     }
 }
 
+/// PostgreSQL's statement timeout, off until the transaction ends.
+private let disableStatementTimeout = SQLStatement("SET LOCAL statement_timeout = 0")
+
 extension WriteTransaction {
     /// Inserts rows of `table`, each with its values in the catalogue's column order, up to
     /// `TransferCatalogue.rowsPerInsert` in one statement.
@@ -64,7 +69,7 @@ extension WriteTransaction {
     /// Lets the statements of this transaction run as long as they need: an import's
     /// statements are not requests, which PostgreSQL's statement timeout is meant to cut off.
     public func allowLongStatements() throws(StoreError) {
-        if connection.dialect == .postgres { try connection.execute("SET LOCAL statement_timeout = 0", []) }
+        if connection.dialect == .postgres { try connection.execute(disableStatementTimeout, []) }
     }
 
     /// Deletes every row of every catalogue table, children first.

@@ -27,14 +27,14 @@ public enum TransferCatalogue {
         /// The primary key's columns, in the key's order.
         public let key: [String]
 
-        /// The statements export and import run, made once (the connections cache them by text).
-        let selectFirstPage: String
-        let selectNextPage: String
+        /// The statements export and import run, made once with the catalogue.
+        let selectFirstPage: SQLStatement
+        let selectNextPage: SQLStatement
         /// Inserts `TransferCatalogue.rowsPerInsert` rows.
-        let insertBatch: String
-        let deleteAll: String
-        let count: String
-        let anyRow: String
+        let insertBatch: SQLStatement
+        let deleteAll: SQLStatement
+        let count: SQLStatement
+        let anyRow: SQLStatement
 
         init(_ name: String, area: String, key: [String], _ columns: KeyValuePairs<String, ColumnType>) {
             self.name = name
@@ -46,19 +46,21 @@ public enum TransferCatalogue {
             // Keyset paging: the next page starts after the previous page's last key, which
             // both databases compare as a row value, so each page is one index range.
             let after = "(\(order)) > (\(key.map { _ in "?" }.joined(separator: ", ")))"
-            selectFirstPage = "SELECT \(list) FROM \(name) ORDER BY \(order) LIMIT ?"
-            selectNextPage = "SELECT \(list) FROM \(name) WHERE \(after) ORDER BY \(order) LIMIT ?"
-            insertBatch = Self.insert(into: name, columns: self.columns, rows: rowsPerInsert)
-            deleteAll = "DELETE FROM \(name)"
-            count = "SELECT count(*) FROM \(name)"
-            anyRow = "SELECT 1 FROM \(name) LIMIT 1"
+            selectFirstPage = SQLStatement("SELECT \(list) FROM \(name) ORDER BY \(order) LIMIT ?")
+            selectNextPage = SQLStatement("SELECT \(list) FROM \(name) WHERE \(after) ORDER BY \(order) LIMIT ?")
+            insertBatch = SQLStatement(Self.insert(into: name, columns: self.columns, rows: rowsPerInsert))
+            deleteAll = SQLStatement("DELETE FROM \(name)")
+            count = SQLStatement("SELECT count(*) FROM \(name)")
+            anyRow = SQLStatement("SELECT 1 FROM \(name) LIMIT 1")
         }
 
         public var columnNames: [String] { columns.map(\.name) }
 
-        /// An `INSERT` of `rows` rows, all columns in the catalogue's order.
-        func insert(rows: Int) -> String {
-            rows == rowsPerInsert ? insertBatch : Self.insert(into: name, columns: columns, rows: rows)
+        /// An `INSERT` of `rows` rows, all columns in the catalogue's order: the batch made once,
+        /// or a one-off for a table's last, shorter batch.
+        func insert(rows: Int) -> SQLStatement {
+            rows == rowsPerInsert
+                ? insertBatch : SQLStatement(oneOff: Self.insert(into: name, columns: columns, rows: rows))
         }
 
         private static func insert(into table: String, columns: [Column], rows: Int) -> String {
