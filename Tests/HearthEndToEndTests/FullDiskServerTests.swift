@@ -92,8 +92,13 @@ struct FullDiskServerTests {
         for installation in installations where try client.generateToken(installation).status == 200 {
             found += 1
         }
+        // Each cause is logged once per episode (the disk may fill twice: a commit can still
+        // find room in the log file for a while), not at every refusal or checkpoint.
+        let causeReports = server.output.filter {
+            $0.contains("the store cannot write") || $0.contains("background checkpoint failed")
+        }.count
         print(
-            "full disk under the server: answers while full \(statuses.sorted { $0.key < $1.key }); "
+            "full disk under the server: cause reports \(causeReports), answers while full \(statuses.sorted { $0.key < $1.key }); "
                 + "installations acknowledged \(installations.count), found \(found); "
                 + "emails acknowledged \(acknowledgedMessages.count), recorded sent \(sent.count), "
                 + "delivered while full \(deliveredAt == nil ? 0 : inFlight.count), received \(received.count), "
@@ -106,6 +111,7 @@ struct FullDiskServerTests {
         #expect(sent == acknowledgedMessages)
         #expect(Set(received).isSuperset(of: acknowledgedMessages))
         #expect(duplicated == 0)
+        #expect((1...4).contains(causeReports), "\(causeReports) reports of the cause")
     }
 
     private static func sendTestMessage(_ client: TestHTTPClient, _ index: Int) throws -> (

@@ -32,9 +32,10 @@ enum ServeCommand {
         )
 
         // The store first: a start that fails on its database fails before taking the port.
+        let location = try StoreLocation(options.effectiveDatabaseURL)
         let store: any Store
         do {
-            store = try StoreLocation(options.effectiveDatabaseURL).open(log: log)
+            store = try location.open(log: log)
         } catch let error as UsageError {
             throw error
         } catch {
@@ -47,7 +48,9 @@ enum ServeCommand {
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = options.host
         httpConfiguration.port = options.port
-        if options.threads > 0 { httpConfiguration.threadCount = options.threads }
+        httpConfiguration.threadCount =
+            options.threads > 0
+            ? options.threads : location.defaultHTTPThreads(processors: HTTPServer.Configuration.processorCount)
         httpConfiguration.connectionLimit = options.connectionLimit
         httpConfiguration.perIPConnectionLimit = options.perIPConnectionLimit
         httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds

@@ -19,6 +19,18 @@ enum StoreLocation {
         }
     }
 
+    /// HTTP worker threads when `--threads` is not given. Reads run on the HTTP threads (a
+    /// write is answered once durable without holding one). On SQLite a read is a call into
+    /// the process, so one thread per core keeps every core busy; on PostgreSQL a read waits a
+    /// round trip to the server, during which its thread serves none of its other connections,
+    /// so there are four threads per core, at least eight: while one waits, the others serve.
+    func defaultHTTPThreads(processors: Int) -> Int {
+        switch self {
+        case .sqlite: processors
+        case .postgres: max(8, 4 * processors)
+        }
+    }
+
     func open(log: Log) throws -> any Store {
         try openMigrating(log: log).store
     }

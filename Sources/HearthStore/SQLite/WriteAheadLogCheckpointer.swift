@@ -38,8 +38,12 @@ final class WriteAheadLogCheckpointer: Sendable {
             guard progress.hasNewCommits(commits()) else { return }
             do {
                 _ = try box.connection.queryFirst(passiveCheckpoint, [])
+                if let failures = progress.noteSuccess() {
+                    report("background checkpoints run again, after \(failures) failed")
+                }
             } catch {
-                report("background checkpoint failed: \(error)")
+                // Once per episode: on a full disk this fails every interval.
+                if progress.noteFailure() { report("background checkpoint failed: \(error)") }
             }
         }
     }
@@ -49,10 +53,24 @@ final class WriteAheadLogCheckpointer: Sendable {
         worker.stop()
     }
 
-    /// `@unchecked Sendable`: `checkpointedCommits` is read and written by the worker's thread only.
+    /// `@unchecked Sendable`: read and written by the worker's thread only.
     private final class Progress: @unchecked Sendable {
         /// The writer's commit count at the last checkpoint.
         private var checkpointedCommits = 0
+        /// Checkpoints failed since the last that succeeded; `nil` while they succeed.
+        private var failures: Int?
+
+        /// Whether this failure starts an episode (the first since a success).
+        func noteFailure() -> Bool {
+            defer { failures = (failures ?? 0) + 1 }
+            return failures == nil
+        }
+
+        /// The failures this success ends, if it ends an episode.
+        func noteSuccess() -> Int? {
+            defer { failures = nil }
+            return failures
+        }
 
         func hasNewCommits(_ now: Int) -> Bool {
             defer { checkpointedCommits = now }
