@@ -184,6 +184,31 @@ struct PostgresStoreTests {
         )
     }
 
+    @Test func theURLsOwnOptionsReachTheServerOverHearthsDefaults() throws {
+        let url = try PostgresTestServer.createDatabase()
+        defer { PostgresTestServer.dropDatabase(url) }
+        let settings = SQLStatement(
+            oneOff: "SELECT current_setting('application_name'), current_setting('statement_timeout')"
+        )
+        func read(_ url: String) throws -> [String] {
+            let store = try PostgresStore(PostgresStore.Configuration(url: url))
+            defer { store.close() }
+            let row = try #require(try store.read { try $0.connection.queryFirst(settings, []) })
+            return [row.string(0), row.string(1)]
+        }
+        #expect(try read(url) == ["hearth", "10s"])
+        #expect(
+            try read(url + "?application_name=node-7&options=-c%20statement_timeout%3D2500")
+                == ["node-7", "2500ms"]
+        )
+        // The test server has no TLS: a URL that requires it is refused, not quietly served in the clear.
+        #expect {
+            try PostgresStore(PostgresStore.Configuration(url: url + "?sslmode=require"))
+        } throws: { error in
+            "\(error)".contains("SSL")
+        }
+    }
+
     @Test func nodesStartingTogetherApplyEachMigrationOnce() throws {
         // Applied twice, the step would fail (the table exists) and count two rows.
         let once = Migration(
