@@ -47,6 +47,12 @@ public protocol Store: Sendable {
     /// Queues a write nobody waits for (bookkeeping such as last-seen times).
     func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void)
 
+    /// Calls `changed`, on a thread of the store's, soon after any connection commits a write
+    /// that announced `topic` (`WriteTransaction.announce`), and after every gap in listening
+    /// (the database restarted: what changed meanwhile went unheard), until the store closes.
+    /// A store that cannot hear other processes' writes (SQLite) never calls it.
+    func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void)
+
     /// Applies queued writes, then closes every connection. Later calls throw `.closed`.
     func close()
 

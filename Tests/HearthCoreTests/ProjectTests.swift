@@ -70,15 +70,21 @@ import Testing
         #expect(directory.project(apiKey: "other") == nil)
     }
 
-    @Test func aSecondDirectorySeesChangesAfterItsRefreshInterval() throws {
+    @Test func aReloadingDirectorySeesAnothersChangeWithinItsRefreshIntervalAndAnIdleOneDoesNot() throws {
         let temporary = try TemporaryStore()
-        let clock = ManualClock(milliseconds: 1_000_000)
-        let writer = try ProjectDirectory(store: temporary.store, clock: clock)
-        let reader = try ProjectDirectory(store: temporary.store, clock: clock, refreshMilliseconds: 2_000)
+        let writer = try ProjectDirectory(store: temporary.store, clock: SystemClock())
+        let idle = try ProjectDirectory(store: temporary.store, clock: SystemClock(), refreshMilliseconds: 50)
+        let reader = try ProjectDirectory(store: temporary.store, clock: SystemClock(), refreshMilliseconds: 50)
+        reader.startReloading()
+        defer { reader.stopReloading() }
         try writer.save(DevelopmentSeed.project)
-        #expect(reader.project("demo-project") == nil)
-        clock.advance(milliseconds: 2_001)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while reader.project("demo-project") == nil && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
         #expect(reader.project("demo-project") != nil)
+        // Requests never reload: a directory that is not reloading keeps what it read.
+        #expect(idle.project("demo-project") == nil)
     }
 
     @Test func aNumberOrAPIKeyUsedByAnotherProjectIsRefused() throws {

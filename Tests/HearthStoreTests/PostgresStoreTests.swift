@@ -184,6 +184,43 @@ struct PostgresStoreTests {
         )
     }
 
+    @Test func aWatchingNodeHearsAnnouncedChangesOnceTheyCommitAndAfterTheServerRestarts() throws {
+        let cluster = try PostgreSQLCluster(ports: 55530...55539)
+        var configuration = PostgresStore.Configuration(url: cluster.url)
+        configuration.reconnectIntervalMilliseconds = 100
+        let writer = try PostgresStore(configuration)
+        defer { writer.close() }
+        let watcher = try PostgresStore(configuration)
+        defer { watcher.close() }
+        let heard = Atomic<Int>(0)
+        watcher.watch(.projects) { heard.add(1, ordering: .relaxed) }
+        try waitUntil { heard.load(ordering: .relaxed) == 1 }  // once listening: whatever it missed
+
+        // Heard at its commit; a write that announces and then fails is never heard.
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try writer.write { transaction in
+                try transaction.announce(.projects)
+                throw Refused()
+            }
+        }
+        let clock = ContinuousClock()
+        let committed = clock.now
+        try writer.write { try $0.saveProject(id: "p", number: "1", document: "{}", at: 0) }
+        try waitUntil { heard.load(ordering: .relaxed) == 2 }
+        let delay = clock.now - committed
+        #expect(delay < .seconds(1), "heard after \(delay)")
+
+        // The server restarts: the watcher listens again and reports the gap once.
+        try cluster.restart()
+        try waitUntil { heard.load(ordering: .relaxed) == 3 }
+        try waitUntil {
+            (try? writer.write { try $0.deleteProject(id: "p") }) != nil
+        }
+        try waitUntil { heard.load(ordering: .relaxed) == 4 }
+        print("store watch: heard \(heard.load(ordering: .relaxed)) times, the change \(delay) after its commit")
+    }
+
     @Test func theURLsOwnOptionsReachTheServerOverHearthsDefaults() throws {
         let url = try PostgresTestServer.createDatabase()
         defer { PostgresTestServer.dropDatabase(url) }

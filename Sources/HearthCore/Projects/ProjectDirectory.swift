@@ -4,27 +4,47 @@ public import HearthStore
 import Synchronization
 
 /// Every project, indexed for the lookups requests make (by ID or number, by API key), kept
-/// in memory and reloaded from the store every few seconds so that changes made by another
-/// node or by the CLI are picked up without a restart.
+/// in memory. Once `startReloading()` is called, a thread of its own reloads it when the store
+/// announces that a project changed (another node's change on PostgreSQL, within a moment)
+/// and every refresh interval (changes nobody announces: the CLI on a SQLite file), so no
+/// request ever waits for a reload.
 public final class ProjectDirectory: Sendable {
     private struct Snapshot {
         var byIDOrNumber: [String: Project] = [:]
         var byAPIKey: [String: Project] = [:]
         var ordered: [Project] = []
-        var loadedAt: Int64 = .min
     }
 
     private let store: any Store
     private let clock: any Clock
     private let refreshMilliseconds: Int64
     private let snapshot = Mutex(Snapshot())
-    private let isReloading = Atomic<Bool>(false)
+    private let reloader = Mutex<PeriodicWorker?>(nil)
 
     public init(store: any Store, clock: any Clock, refreshMilliseconds: Int64 = 2_000) throws {
         self.store = store
         self.clock = clock
         self.refreshMilliseconds = refreshMilliseconds
         try reload()
+    }
+
+    /// Starts the thread (`project-reload`) that keeps the index fresh; a failed reload (the
+    /// store briefly unavailable) keeps the last good copy until the next.
+    public func startReloading() {
+        reloader.withLock { reloader in
+            guard reloader == nil else { return }
+            let worker = PeriodicWorker(named: "project-reload", intervalMilliseconds: Int(refreshMilliseconds)) {
+                [self] in
+                try? reload()
+            }
+            store.watch(.projects) { worker.wake() }
+            reloader = worker
+        }
+    }
+
+    /// Stops the reloading thread, waiting for a reload in progress.
+    public func stopReloading() {
+        reloader.withLock { $0.take() }?.stop()
     }
 
     /// The project with this ID or number.
@@ -82,22 +102,11 @@ public final class ProjectDirectory: Sendable {
             for key in project.apiKeys { fresh.byAPIKey[key] = project }
             fresh.ordered.append(project)
         }
-        fresh.loadedAt = clock.nowMilliseconds()
         snapshot.withLock { $0 = fresh }
     }
 
     private func current() -> Snapshot {
-        let current = snapshot.withLock { $0 }
-        if clock.nowMilliseconds() - current.loadedAt > refreshMilliseconds,
-            !isReloading.exchange(true, ordering: .acquiring)
-        {
-            // One caller refreshes; the rest keep using the copy they have. A failed reload
-            // (the store briefly unavailable) keeps the last good copy.
-            defer { isReloading.store(false, ordering: .releasing) }
-            try? reload()
-            return snapshot.withLock { $0 }
-        }
-        return current
+        snapshot.withLock { $0 }
     }
 
     private static let encoder: JSONEncoder = {

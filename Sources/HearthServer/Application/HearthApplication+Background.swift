@@ -13,6 +13,7 @@ extension HearthApplication {
         let installationWorkers = installations.startWorkers()
         background.withLock { $0 += [worker] + installationWorkers }
         mailer.start()
+        projects.startReloading()
     }
 
     /// Stops every background worker, waiting for runs in progress to end.
@@ -23,6 +24,7 @@ extension HearthApplication {
         }
         for worker in workers { worker.stop() }
         mailer.stop()
+        projects.stopReloading()
     }
 
     /// Clean-up that keeps tables small: expired rate windows, retired keys past their

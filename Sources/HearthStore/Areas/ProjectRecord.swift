@@ -56,8 +56,8 @@ private let deleteProjectMailBodies = SQLStatement(
 private let deleteProjectRow = SQLStatement("DELETE FROM projects WHERE project_id = ?")
 
 extension WriteTransaction {
-    /// Inserts the project, or replaces the stored one with the same ID. The revision is
-    /// set to one more than the highest revision in the table.
+    /// Inserts the project, or replaces the stored one with the same ID, and announces it to
+    /// the other nodes. The revision is set to one more than the highest revision in the table.
     @discardableResult
     public func saveProject(
         id: String,
@@ -71,6 +71,7 @@ extension WriteTransaction {
             upsertProject,
             [.text(id), .text(number), .text(document), .integer(revision), .integer(now)]
         )
+        try announce(.projects)
         return ProjectRecord(
             projectID: id,
             projectNumber: number,
@@ -80,12 +81,15 @@ extension WriteTransaction {
         )
     }
 
-    /// Deletes the project and, through the foreign keys, everything that belongs to it.
+    /// Deletes the project and, through the foreign keys, everything that belongs to it, and
+    /// announces it to the other nodes.
     @discardableResult
     public func deleteProject(id: String) throws(StoreError) -> Bool {
         // Message bodies have no foreign key (they are keyed by message ID alone).
         try connection.execute(deleteProjectMailBodies, [.text(id)])
-        return try connection.execute(deleteProjectRow, [.text(id)]) > 0
+        let deleted = try connection.execute(deleteProjectRow, [.text(id)]) > 0
+        if deleted { try announce(.projects) }
+        return deleted
     }
 }
 

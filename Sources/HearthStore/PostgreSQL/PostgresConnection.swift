@@ -70,6 +70,30 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
+    /// Waits up to `timeoutMilliseconds` for notifications on the channels this session
+    /// listens on (`LISTEN`) and answers how many arrived; throws once the connection broke.
+    func awaitNotifications(timeoutMilliseconds: Int32) throws(StoreError) -> Int {
+        if isBroken { throw StoreError(.unavailable, "the listening connection is broken") }
+        var arrived = takeNotifications()
+        guard arrived == 0 else { return arrived }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return 0 }
+        guard PQconsumeInput(handle) == 1, !isBroken else {
+            throw StoreError(.unavailable, "lost the listening connection: \(Self.text(PQerrorMessage(handle)))")
+        }
+        arrived = takeNotifications()
+        return arrived
+    }
+
+    private func takeNotifications() -> Int {
+        var count = 0
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            count += 1
+        }
+        return count
+    }
+
     /// Whether the last use found the connection broken.
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 

@@ -60,6 +60,7 @@ public final class PostgresStore: Store {
     }
 
     private let configuration: Configuration
+    private let open: @Sendable () throws(StoreError) -> PostgresConnection
     private let writers: [GroupCommitWriter]
     private let readers: PostgresConnectionPool
     private let isClosed = Atomic<Bool>(false)
@@ -86,6 +87,7 @@ public final class PostgresStore: Store {
         let open = { @Sendable () throws(StoreError) -> PostgresConnection in
             try PostgresConnection(parameters: parameters, availability: availability)
         }
+        self.open = open
         let first = try open()
         appliedMigrations = try Migration.apply(migrations, on: first)
         var writers: [GroupCommitWriter] = []
@@ -151,6 +153,30 @@ public final class PostgresStore: Store {
 
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         writer().enqueue(body)
+    }
+
+    /// Listens on a connection of its own, on a thread of its own (`store-listen`), which
+    /// reconnects after the server restarts and then calls `changed` once for what it missed.
+    public func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void) {
+        let reconnectMicroseconds = useconds_t(configuration.reconnectIntervalMilliseconds * 1_000)
+        startBackgroundThread(named: "store-listen") { [self] in
+            var connection: PostgresConnection?
+            while !isClosed.load(ordering: .relaxed) {
+                do {
+                    if connection == nil {
+                        let listening = try open()
+                        try listening.executeScript("LISTEN \(topic.channel)")
+                        connection = listening
+                        changed()
+                    }
+                    // A short wait, so a closed store's thread ends soon.
+                    if try connection?.awaitNotifications(timeoutMilliseconds: 250) ?? 0 > 0 { changed() }
+                } catch {
+                    connection = nil
+                    usleep(reconnectMicroseconds)
+                }
+            }
+        }
     }
 
     public var statistics: StoreStatistics {

@@ -160,6 +160,9 @@ public final class SQLiteStore: Store {
         writer.enqueue(body)
     }
 
+    /// SQLite has no way to hear another process's commits: never called.
+    public func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void) {}
+
     public var statistics: StoreStatistics { writer.statistics }
 
     public func close() {
