@@ -223,7 +223,9 @@ import Testing
                 createdAt: time
             )
         }
+        #expect(try store.read { try $0.holdsSigningKeys() } == false)
         try store.write { try $0.insertSigningKey(key("k1", at: 1)) }
+        #expect(try store.read { try $0.holdsSigningKeys() })
         #expect {
             try store.write { try $0.insertSigningKey(key("k2", at: 2)) }
         } throws: { error in
@@ -237,6 +239,7 @@ import Testing
         #expect(try store.read { try $0.publishedSigningKeys(projectID: project, now: 10) }.map(\.keyID) == ["k1", "k2"])
         #expect(try store.write { try $0.deleteExpiredSigningKeys(now: 50) } == 1)
         #expect(try store.read { try $0.publishedSigningKeys(purpose: "installations", now: 10) }.map(\.keyID) == ["k2"])
+        #expect(try store.read { try $0.holdsSigningKeys() })
     }
 
     @Test(arguments: StoreKind.allCases)

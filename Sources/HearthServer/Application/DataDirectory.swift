@@ -1,7 +1,12 @@
 import FoundationEssentials
 import HearthCore
+import HearthStore
 
-/// The data directory (`--data`): the SQLite database and the master key live here.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The data directory (`--data`): the SQLite database and, unless given elsewhere, the master key.
 struct DataDirectory {
     let path: String
 
@@ -28,40 +33,80 @@ struct DataDirectory {
         }
     }
 
-    /// The master key: `HEARTH_MASTER_KEY` if set, else `master.key` here, made on first start.
-    func masterKey(environment: [String: String]) throws(UsageError) -> MasterKey {
-        if let key = try existingMasterKey(environment: environment) { return key }
-        let file = "\(path)/master.key"
-        let manager = FileManager.default
-        let key = MasterKey.generate()
-        guard
-            manager.createFile(
-                atPath: file,
-                contents: Data((key.text + "\n").utf8),
-                attributes: [.posixPermissions: 0o600]
-            )
-        else { throw UsageError("hearth: cannot write \(file)") }
-        return key
-    }
+    /// `master.key` here: the key's place when neither `--master-key-file` nor
+    /// `HEARTH_MASTER_KEY` gives it.
+    var masterKeyPath: String { "\(path)/master.key" }
 
-    /// The master key from `HEARTH_MASTER_KEY` or `master.key` here; `nil` when there is
-    /// neither (for commands that must open what a key sealed, never make a new one).
-    func existingMasterKey(environment: [String: String]) throws(UsageError) -> MasterKey? {
-        if let text = environment["HEARTH_MASTER_KEY"] {
-            guard let key = MasterKey(text: text) else {
+    /// The master key, looked up in this order: `file` (`--master-key-file`, which must hold
+    /// one), `HEARTH_MASTER_KEY`, then `master.key` here. `nil` when there is none; only
+    /// `hearth serve` then makes one (``makeMasterKey(unlessSealedKeysIn:)``).
+    ///
+    /// - Parameter warn: told once when `file` is readable by group or others. A warning, not
+    ///   a refusal: mounted secrets are often 0644 or 0444 (Kubernetes, Docker), and whoever
+    ///   places the file chooses who may read it.
+    func existingMasterKey(file: String?, environment: [String: String], warn: (String) -> Void)
+        throws(UsageError) -> MasterKey?
+    {
+        let variable = environment["HEARTH_MASTER_KEY"]
+        if let file {
+            guard variable == nil else {
+                throw UsageError("hearth: give the master key once: --master-key-file or HEARTH_MASTER_KEY, not both")
+            }
+            var status = stat()
+            guard stat(file, &status) == 0, let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError(
+                    "hearth: --master-key-file \(file) cannot be read: \(String(cString: strerror(errno)))"
+                )
+            }
+            guard let key = MasterKey(text: String(decoding: data, as: UTF8.self)) else {
+                throw UsageError("hearth: --master-key-file \(file) does not hold a 32-byte key in base64url")
+            }
+            if status.st_mode & 0o077 != 0 {
+                warn(
+                    "--master-key-file \(file) is readable by group or others (mode "
+                        + "\(String(status.st_mode & 0o777, radix: 8))); only its owner should read it (chmod 600)"
+                )
+            }
+            return key
+        }
+        if let variable {
+            guard let key = MasterKey(text: variable) else {
                 throw UsageError("hearth: HEARTH_MASTER_KEY must be 32 bytes in base64 or base64url")
             }
             return key
         }
-        let file = "\(path)/master.key"
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard let data = FileManager.default.contents(atPath: masterKeyPath) else { return nil }
         guard let key = MasterKey(text: String(decoding: data, as: UTF8.self)) else {
-            throw UsageError("hearth: \(file) does not hold a 32-byte key in base64url")
+            throw UsageError("hearth: \(masterKeyPath) does not hold a 32-byte key in base64url")
         }
         return key
     }
-}
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+    /// Makes `master.key` here, on a start that found no key anywhere, unless `store` already
+    /// holds signing keys: a new key could not open them, and the node would serve with keys
+    /// of its own beside its cluster's. Asked after the store is open, so a refused start
+    /// leaves no key file behind.
+    func makeMasterKey(unlessSealedKeysIn store: any Store) throws(UsageError) -> MasterKey {
+        let holdsKeys: Bool
+        do {
+            holdsKeys = try store.read { try $0.holdsSigningKeys() }
+        } catch {
+            throw UsageError("hearth serve: cannot read the stored signing keys: \(error)")
+        }
+        guard !holdsKeys else {
+            throw UsageError(
+                "hearth serve: the database holds signing keys sealed with a master key this node was not given; "
+                    + "give the cluster's master key with --master-key-file or HEARTH_MASTER_KEY"
+            )
+        }
+        let key = MasterKey.generate()
+        guard
+            FileManager.default.createFile(
+                atPath: masterKeyPath,
+                contents: Data((key.text + "\n").utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else { throw UsageError("hearth: cannot write \(masterKeyPath)") }
+        return key
+    }
+}

@@ -98,7 +98,7 @@ public final class HearthApplication: Sendable {
                 } catch let error as CryptoError where error.kind == .authenticationFailure {
                     throw UsageError(
                         "hearth serve: the master key does not open the stored signing keys of project \(project.id): "
-                            + "master.key or HEARTH_MASTER_KEY is not the key this database was made with"
+                            + "--master-key-file, HEARTH_MASTER_KEY or master.key does not hold the key this database was made with"
                     )
                 }
             }

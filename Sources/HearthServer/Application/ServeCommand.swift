@@ -7,7 +7,8 @@ import HearthStore
     import Glibc
 #endif
 
-/// `hearth serve`: opens the store (a start that fails there never takes the port), starts the
+/// `hearth serve`: reads the master key, opens the store (a start that fails there never takes
+/// the port; a missing master key is made only when the store holds no signing keys), starts the
 /// HTTP server (answering 503 while starting), applies the projects, makes signing keys, then
 /// serves until SIGINT or SIGTERM and shuts down gracefully: stop accepting, finish in-flight
 /// requests, close the store.
@@ -24,7 +25,10 @@ enum ServeCommand {
 
         let dataDirectory = DataDirectory(path: options.dataDirectory)
         try dataDirectory.prepare()
-        let masterKey = try dataDirectory.masterKey(environment: environment)
+        let givenMasterKey = try dataDirectory.existingMasterKey(
+            file: options.masterKeyFile,
+            environment: environment
+        ) { warning in log.warning(warning) }
         let developmentProjectID = options.runsDevelopmentSeed ? DevelopmentSeed.projectID : nil
         let mailDelivery = options.mail.deliveryConfiguration(
             environment: environment,
@@ -42,6 +46,18 @@ enum ServeCommand {
             throw UsageError(
                 "hearth serve: cannot open the database \(RedactedURL(options.effectiveDatabaseURL)): \(error)"
             )
+        }
+        // Made only now, once the store shows it holds no keys a new master key could not open.
+        let masterKey: MasterKey
+        if let givenMasterKey {
+            masterKey = givenMasterKey
+        } else {
+            do {
+                masterKey = try dataDirectory.makeMasterKey(unlessSealedKeysIn: store)
+            } catch {
+                store.close()
+                throw error
+            }
         }
 
         let responder = StartupResponder()

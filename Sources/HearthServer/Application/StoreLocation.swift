@@ -56,16 +56,23 @@ extension StoreLocation {
 }
 
 /// What the data sub-commands work on: the store their `--data`/`--database` flags name,
-/// opened with only errors logged, and its projects.
+/// opened with only errors logged, its projects, and the master key `--master-key-file`,
+/// `HEARTH_MASTER_KEY` or `master.key` in `--data` gives.
 struct StoredData {
-    /// The `--data` directory, which also holds the master key.
+    /// The flags that say where the data and its master key are.
+    static let flags: Set<String> = ["data", "database", "master-key-file"]
+
+    /// The `--data` directory, which holds the master key unless it is given elsewhere.
     let directory: String
+    /// `--master-key-file`.
+    let masterKeyFile: String?
     let store: any Store
     let clock = SystemClock()
     let projects: ProjectDirectory
 
     init(_ parsed: ParsedArguments) throws {
         directory = parsed.value("data") ?? ".hearth"
+        masterKeyFile = parsed.value("master-key-file")
         let url = StoreLocation.databaseURL(parsed.value("database"), dataDirectory: directory)
         store = try StoreLocation(url).open(log: Log(minimumLevel: .error))
         do {
@@ -85,9 +92,27 @@ struct StoredData {
         return project
     }
 
-    /// The seal of queued mail, keyed by the master key of `directory` (or the environment's).
-    func mailSeal(environment: [String: String]) throws(UsageError) -> MailSeal {
-        MailSeal(masterKey: try DataDirectory(path: directory).masterKey(environment: environment))
+    /// The master key, if one is given; a sub-command never makes one (only `hearth serve` does).
+    func existingMasterKey(environment: [String: String], command: String) throws(UsageError) -> MasterKey? {
+        try DataDirectory(path: directory).existingMasterKey(file: masterKeyFile, environment: environment) {
+            warning in HearthCommand.writeError("hearth \(command): \(warning)")
+        }
+    }
+
+    /// The master key, for a command that cannot work without it.
+    func masterKey(environment: [String: String], command: String) throws(UsageError) -> MasterKey {
+        guard let key = try existingMasterKey(environment: environment, command: command) else {
+            throw UsageError(
+                "hearth \(command): no master key: pass --master-key-file FILE, set HEARTH_MASTER_KEY, "
+                    + "or pass --data DIR holding master.key"
+            )
+        }
+        return key
+    }
+
+    /// The seal of queued mail, keyed by the master key.
+    func mailSeal(environment: [String: String], command: String) throws(UsageError) -> MailSeal {
+        MailSeal(masterKey: try masterKey(environment: environment, command: command))
     }
 
     func close() { store.close() }

@@ -6,8 +6,6 @@ import HearthStore
 
 /// The sub-commands that manage stored data directly: projects, admin credentials, keys.
 enum AdministrationCommand {
-    private static let storeFlags: Set<String> = ["data", "database"]
-
     static func run(_ command: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
         guard let action = arguments.first else {
             throw UsageError("hearth \(command): say what to do (see hearth --help)")
@@ -16,7 +14,7 @@ enum AdministrationCommand {
         let parsed = try ParsedArguments(
             arguments.dropFirst(),
             command: name,
-            valued: storeFlags.union(["project", "label", "purpose"]),
+            valued: StoredData.flags.union(["project", "label", "purpose"]),
             switches: []
         )
         let stored = try StoredData(parsed)
@@ -76,7 +74,7 @@ enum AdministrationCommand {
             let ring = KeyRing(
                 store: store,
                 clock: clock,
-                masterKey: try masterKey(data: stored.directory, environment: environment)
+                masterKey: try stored.masterKey(environment: environment, command: name)
             )
             for key in try ring.publishedKeys(projectID: project.id).keys {
                 print("\(key.keyID)\t\(key.jwk.alg ?? "")")
@@ -89,7 +87,7 @@ enum AdministrationCommand {
             let ring = KeyRing(
                 store: store,
                 clock: clock,
-                masterKey: try masterKey(data: stored.directory, environment: environment)
+                masterKey: try stored.masterKey(environment: environment, command: name)
             )
             let lifetime =
                 purpose == .installations
@@ -103,8 +101,4 @@ enum AdministrationCommand {
 
     /// A stored instant in whole seconds, as every table of the command line writes times.
     private static func time(seconds: Int64) -> String { Timestamp.iso8601(milliseconds: seconds * 1_000) }
-
-    private static func masterKey(data: String, environment: [String: String]) throws(UsageError) -> MasterKey {
-        try DataDirectory(path: data).masterKey(environment: environment)
-    }
 }

@@ -30,7 +30,9 @@ public enum HearthCommand {
         \(TransferCommand.usage)
 
         Commands other than serve work on the same data as the server: pass the same
-        --data DIR or --database URL (default: .hearth).
+        --data DIR or --database URL (default: .hearth). Those that need the master key
+        read it as serve does: --master-key-file FILE, else HEARTH_MASTER_KEY, else
+        master.key in --data DIR; they never make one.
         """
 
     /// Runs `arguments` (without the program name) and answers the exit status.

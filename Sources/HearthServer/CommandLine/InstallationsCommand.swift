@@ -28,7 +28,7 @@ enum InstallationsCommand {
         let parsed = try ParsedArguments(
             arguments.dropFirst(),
             command: name,
-            valued: ["data", "database", "project", "limit", "after", "url", "secret", "description", "state"],
+            valued: StoredData.flags.union(["project", "limit", "after", "url", "secret", "description", "state"]),
             switches: []
         )
         let stored = try StoredData(parsed)
@@ -107,7 +107,7 @@ enum InstallationsCommand {
                 )
             }
         case ("webhooks", "add"):
-            let masterKey = try DataDirectory(path: stored.directory).masterKey(environment: environment)
+            let masterKey = try stored.masterKey(environment: environment, command: name)
             let webhooks = InstallationWebhooks(store: store, clock: clock, masterKey: masterKey)
             do {
                 let (record, secret) = try webhooks.add(

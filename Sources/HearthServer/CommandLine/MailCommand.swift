@@ -31,10 +31,10 @@ enum MailCommand {
         let parsed = try ParsedArguments(
             rest,
             command: name,
-            valued: [
-                "data", "database", "project", "state", "limit", "to", "lang", "kind", "display-name", "public-url",
-                "subject", "html-file", "text-file",
-            ],
+            valued: StoredData.flags.union([
+                "project", "state", "limit", "to", "lang", "kind", "display-name", "public-url", "subject",
+                "html-file", "text-file",
+            ]),
             switches: []
         )
         let stored = try StoredData(parsed)
@@ -64,10 +64,12 @@ enum MailCommand {
             guard let record = try store.read({ try $0.outboxMessage(projectID: project.id, id: id) }) else {
                 throw UsageError("hearth mail show: no message \(id) in \(project.id)")
             }
-            // Opened with the data directory's master key: whoever holds that may read them.
-            let seal = try stored.mailSeal(environment: environment)
-            // Values that do not open (another master key) are shown as sealed.
-            let opened = (try? record.opened(with: seal)) ?? record
+            // Opened with the master key: whoever holds that may read them. Values that do not
+            // open (no key, or another one) are shown as sealed.
+            let seal = try stored.existingMasterKey(environment: environment, command: name).map {
+                MailSeal(masterKey: $0)
+            }
+            let opened = seal.flatMap { try? record.opened(with: $0) } ?? record
             print(String(decoding: opened.detailJSON.serialized(), as: UTF8.self))
         case "mail send-test":
             let to = try parsed.required("to", command: name)
@@ -77,7 +79,7 @@ enum MailCommand {
                 clock: clock,
                 log: Log(minimumLevel: .error),
                 projects: projects,
-                seal: try stored.mailSeal(environment: environment),
+                seal: try stored.mailSeal(environment: environment, command: name),
                 configuration: MailDeliveryConfiguration()
             )
             do {

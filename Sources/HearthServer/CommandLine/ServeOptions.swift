@@ -5,6 +5,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var dataDirectory = ".hearth"
     /// `sqlite:PATH` or `postgres://...`; `sqlite:<data>/hearth.db` when not given.
     public var databaseURL: String?
+    /// The file holding the master key, in place of `HEARTH_MASTER_KEY` or `<data>/master.key`.
+    public var masterKeyFile: String?
     public var configPath: String?
     /// Adds the development seed (and its `Bearer owner` credential) to configured projects.
     public var development = false
@@ -46,14 +48,14 @@ public struct ServeOptions: Sendable, Equatable {
     }
 
     static let valuedFlags = Set([
-        "host", "port", "data", "database", "config", "public-url", "threads", "connection-limit",
+        "host", "port", "data", "database", "master-key-file", "config", "public-url", "threads", "connection-limit",
         "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes",
         "installation-sweep-interval-ms", "webhook-retry-base-ms",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
-                            [--config FILE] [--dev] [--public-url URL] [--smtp URL]
+                            [--master-key-file FILE] [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--per-ip-connection-limit N]
                             [--connection-timeout SECONDS] [--request-head-timeout-ms N]
                             [--body-min-rate BYTES_PER_SECOND] [--max-body-bytes N] [--test-clock]
@@ -66,7 +68,10 @@ public struct ServeOptions: Sendable, Equatable {
           --host HOST             address to listen on (default 127.0.0.1)
           --port PORT             TCP port (default 9099; 0 picks a free one)
           --data DIR              data directory: database, master key (default .hearth)
-          --database URL          sqlite:PATH (default sqlite:<data>/hearth.db)
+          --database URL          sqlite:PATH or postgres://... (default sqlite:<data>/hearth.db)
+          --master-key-file FILE  the master key, shared by every node of a database; else
+                                  HEARTH_MASTER_KEY, else <data>/master.key (made on a first
+                                  start, never while the database holds signing keys)
           --config FILE           JSON file with the production projects
           --dev                   also run the development seed next to --config projects
           --public-url URL        base URL of the links Hearth makes (default http://HOST:PORT)
@@ -107,6 +112,7 @@ public struct ServeOptions: Sendable, Equatable {
         options.port = try parsed.integer("port", default: options.port, in: 0...65_535, command: "serve")
         options.dataDirectory = parsed.value("data") ?? options.dataDirectory
         options.databaseURL = parsed.value("database")
+        options.masterKeyFile = parsed.value("master-key-file")
         options.configPath = parsed.value("config")
         options.development = parsed.flag("dev")
         options.publicURL = parsed.value("public-url")

@@ -12,9 +12,9 @@ enum TransferCommand {
     static let usage = """
           migrate [--data DIR | --database URL]
                                          apply the schema steps the database lacks
-          export [--data DIR | --database URL] FILE
+          export [--data DIR | --database URL] [--master-key-file FILE] FILE
                                          write every stored row to FILE (sealed values stay sealed)
-          import [--data DIR | --database URL] [--replace] FILE
+          import [--data DIR | --database URL] [--master-key-file FILE] [--replace] FILE
                                          load FILE into an empty database (--replace: empty it first)
         """
 
@@ -22,7 +22,7 @@ enum TransferCommand {
         let parsed = try ParsedArguments(
             arguments,
             command: command,
-            valued: ["data", "database"],
+            valued: StoredData.flags,
             switches: command == "import" ? ["replace"] : []
         )
         let directory = DataDirectory(path: parsed.value("data") ?? ".hearth")
@@ -49,10 +49,14 @@ enum TransferCommand {
         guard parsed.positional.count == 1, let path = parsed.positional.first, !path.isEmpty else {
             throw UsageError("hearth \(command): name one data set FILE (see hearth --help)")
         }
-        guard let masterKey = try directory.existingMasterKey(environment: environment) else {
+        let givenKey = try directory.existingMasterKey(
+            file: parsed.value("master-key-file"),
+            environment: environment
+        ) { warning in HearthCommand.writeError("hearth \(command): \(warning)") }
+        guard let masterKey = givenKey else {
             throw UsageError(
-                "hearth \(command): no master key: set HEARTH_MASTER_KEY or pass --data DIR holding master.key "
-                    + "(the key the data set's signing keys are sealed with)"
+                "hearth \(command): no master key: pass --master-key-file FILE, set HEARTH_MASTER_KEY, or pass "
+                    + "--data DIR holding master.key (the key the data set's signing keys are sealed with)"
             )
         }
         let store = try location.open(log: log)

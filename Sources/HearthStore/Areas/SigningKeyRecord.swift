@@ -64,6 +64,8 @@ private let selectPublishedKeysByPurpose = SQLStatement(
 
 private let selectSigningKey = SQLStatement("SELECT \(signingKeyColumns) FROM signing_keys WHERE key_id = ?")
 
+private let selectAnySigningKey = SQLStatement("SELECT key_id FROM signing_keys LIMIT 1")
+
 extension StoreReading {
     /// The key that currently signs for `purpose`, if one was made.
     public func activeSigningKey(projectID: String, purpose: String) throws(StoreError) -> SigningKeyRecord? {
@@ -93,6 +95,12 @@ extension StoreReading {
 
     public func signingKey(id: String) throws(StoreError) -> SigningKeyRecord? {
         try connection.queryFirst(selectSigningKey, [.text(id)]).map(SigningKeyRecord.init(row:))
+    }
+
+    /// Whether any signing key is stored, retired ones included: each is sealed with the
+    /// master key the database was made with.
+    public func holdsSigningKeys() throws(StoreError) -> Bool {
+        try connection.queryFirst(selectAnySigningKey, []) != nil
     }
 }
 
