@@ -16,6 +16,15 @@ import Testing
         #expect(client.connectionsOpened == 1)
     }
 
+    @Test func theHTTPThreadsAreOnePerCoreOnSQLiteAndFourPerCoreAtLeastEightOnPostgreSQL() throws {
+        let server = try HearthServerProcess()
+        let listening = try #require(server.output.first { $0.contains("http server listening") })
+        let object = try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any]
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let expected = TestDatabase.runsOnPostgreSQL ? max(8, 4 * cores) : cores
+        #expect(object?["threads"] as? Int == expected, "\(listening)")
+    }
+
     @Test func anUnknownPathIs404AndAWrongMethodIs405InTheErrorEnvelope() throws {
         let server = try HearthServerProcess()
         let client = server.client()

@@ -82,6 +82,29 @@ struct DataDirectory {
         return key
     }
 
+    /// The master key for a sub-command (which never makes one): as `existingMasterKey`, with
+    /// its warning on standard error.
+    func existingMasterKey(file: String?, environment: [String: String], command: String)
+        throws(UsageError) -> MasterKey?
+    {
+        try existingMasterKey(file: file, environment: environment) { warning in
+            HearthCommand.writeError("hearth \(command): \(warning)")
+        }
+    }
+
+    /// The master key for a sub-command that cannot work without one.
+    func requiredMasterKey(file: String?, environment: [String: String], command: String)
+        throws(UsageError) -> MasterKey
+    {
+        guard let key = try existingMasterKey(file: file, environment: environment, command: command) else {
+            throw UsageError(
+                "hearth \(command): no master key: pass --master-key-file FILE, set HEARTH_MASTER_KEY, "
+                    + "or pass --data DIR holding master.key"
+            )
+        }
+        return key
+    }
+
     /// Makes `master.key` here, on a start that found no key anywhere, unless `store` already
     /// holds signing keys: a new key could not open them, and the node would serve with keys
     /// of its own beside its cluster's. Asked after the store is open, so a refused start

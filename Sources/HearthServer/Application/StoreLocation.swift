@@ -94,20 +94,20 @@ struct StoredData {
 
     /// The master key, if one is given; a sub-command never makes one (only `hearth serve` does).
     func existingMasterKey(environment: [String: String], command: String) throws(UsageError) -> MasterKey? {
-        try DataDirectory(path: directory).existingMasterKey(file: masterKeyFile, environment: environment) {
-            warning in HearthCommand.writeError("hearth \(command): \(warning)")
-        }
+        try DataDirectory(path: directory).existingMasterKey(
+            file: masterKeyFile,
+            environment: environment,
+            command: command
+        )
     }
 
     /// The master key, for a command that cannot work without it.
     func masterKey(environment: [String: String], command: String) throws(UsageError) -> MasterKey {
-        guard let key = try existingMasterKey(environment: environment, command: command) else {
-            throw UsageError(
-                "hearth \(command): no master key: pass --master-key-file FILE, set HEARTH_MASTER_KEY, "
-                    + "or pass --data DIR holding master.key"
-            )
-        }
-        return key
+        try DataDirectory(path: directory).requiredMasterKey(
+            file: masterKeyFile,
+            environment: environment,
+            command: command
+        )
     }
 
     /// The seal of queued mail, keyed by the master key.

@@ -49,16 +49,12 @@ enum TransferCommand {
         guard parsed.positional.count == 1, let path = parsed.positional.first, !path.isEmpty else {
             throw UsageError("hearth \(command): name one data set FILE (see hearth --help)")
         }
-        let givenKey = try directory.existingMasterKey(
+        // The key the data set's signing keys are sealed with.
+        let masterKey = try directory.requiredMasterKey(
             file: parsed.value("master-key-file"),
-            environment: environment
-        ) { warning in HearthCommand.writeError("hearth \(command): \(warning)") }
-        guard let masterKey = givenKey else {
-            throw UsageError(
-                "hearth \(command): no master key: pass --master-key-file FILE, set HEARTH_MASTER_KEY, or pass "
-                    + "--data DIR holding master.key (the key the data set's signing keys are sealed with)"
-            )
-        }
+            environment: environment,
+            command: command
+        )
         let store = try location.open(log: log)
         defer { store.close() }
         let transfer = DataSetTransfer(store: store, masterKey: masterKey, command: "hearth \(command)")

@@ -74,15 +74,14 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// listens on (`LISTEN`) and answers how many arrived; throws once the connection broke.
     func awaitNotifications(timeoutMilliseconds: Int32) throws(StoreError) -> Int {
         if isBroken { throw StoreError(.unavailable, "the listening connection is broken") }
-        var arrived = takeNotifications()
-        guard arrived == 0 else { return arrived }
+        let waiting = takeNotifications()
+        guard waiting == 0 else { return waiting }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return 0 }
         guard PQconsumeInput(handle) == 1, !isBroken else {
             throw StoreError(.unavailable, "lost the listening connection: \(Self.text(PQerrorMessage(handle)))")
         }
-        arrived = takeNotifications()
-        return arrived
+        return takeNotifications()
     }
 
     private func takeNotifications() -> Int {
@@ -99,7 +98,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     @discardableResult
     func execute(_ statement: SQLStatement, _ parameters: [SQLValue]) throws(StoreError) -> Int {
-        if transactionLost, statement.postgres == "ROLLBACK" {
+        if transactionLost, statement === SQLStatement.rollback {
             // The server ended the transaction when the session died; there is nothing to undo.
             transactionLost = false
             return 0
@@ -108,7 +107,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         defer { PQclear(result) }
         // The server answers `COMMIT` of a transaction that an error aborted by rolling it
         // back, with no error: the writes it held must not be acknowledged.
-        if statement.postgres == "COMMIT", Self.text(PQcmdStatus(result)) == "ROLLBACK" {
+        if statement === SQLStatement.commit, Self.text(PQcmdStatus(result)) == "ROLLBACK" {
             throw StoreError(.other, "the transaction was rolled back: one of its statements had failed")
         }
         return Int(Self.text(PQcmdTuples(result))) ?? 0

@@ -160,19 +160,22 @@ public final class PostgresStore: Store {
     public func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void) {
         let reconnectMicroseconds = useconds_t(configuration.reconnectIntervalMilliseconds * 1_000)
         startBackgroundThread(named: "store-listen") { [self] in
-            var connection: PostgresConnection?
+            var listening: PostgresConnection?
             while !isClosed.load(ordering: .relaxed) {
                 do {
-                    if connection == nil {
-                        let listening = try open()
-                        try listening.executeScript("LISTEN \(topic.channel)")
+                    let connection: PostgresConnection
+                    if let listening {
                         connection = listening
+                    } else {
+                        connection = try open()
+                        try connection.executeScript("LISTEN \(topic.channel)")
+                        listening = connection
                         changed()
                     }
                     // A short wait, so a closed store's thread ends soon.
-                    if try connection?.awaitNotifications(timeoutMilliseconds: 250) ?? 0 > 0 { changed() }
+                    if try connection.awaitNotifications(timeoutMilliseconds: 250) > 0 { changed() }
                 } catch {
-                    connection = nil
+                    listening = nil
                     usleep(reconnectMicroseconds)
                 }
             }
