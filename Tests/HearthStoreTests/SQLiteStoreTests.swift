@@ -107,6 +107,47 @@ import Testing
         #expect(answer.trimmingCharacters(in: .whitespacesAndNewlines) == "held")
     }
 
+    /// Another process that opens and closes the database (the CLI, `sqlite3`) must find it in
+    /// use, or it checkpoints and deletes the log under the store: the store's later commits
+    /// would go to an unlinked file and be lost, and its reads would not see the other
+    /// process's commits.
+    @Test func anotherProcessThatOpensAndClosesTheDatabaseLeavesTheLogInPlace() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hearth-last-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("test.db").path
+        let migrations = Schema.migrations + [Self.scratchTable]
+        let insert = SQLStatement(oneOff: "INSERT INTO scratch (id, payload) VALUES (?, x'00')")
+        let store = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: migrations)
+        try store.write { try $0.connection.execute(insert, [.integer(1)]) }
+
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["HEARTH_TEST_PYTHON"] ?? "/usr/bin/python3"
+        )
+        process.arguments = [
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM scratch').fetchall(); c.close()",
+            path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the log is still there")
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"), "its index is still there")
+
+        try store.write { try $0.connection.execute(insert, [.integer(2)]) }
+        store.close()
+        let reopened = try SQLiteStore(SQLiteStore.Configuration(path: path), migrations: migrations)
+        defer { reopened.close() }
+        let count = try reopened.read {
+            try $0.connection.queryFirst(SQLStatement(oneOff: "SELECT count(*) FROM scratch"), [])?.int(0)
+        }
+        #expect(count == 2, "the write after the other process closed is durable")
+    }
+
     @Test func theLogIndexHeaderIsReadThroughSQLitesOwnMapAndChangesWithEveryCommit() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-shm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

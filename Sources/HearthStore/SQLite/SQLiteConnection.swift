@@ -51,14 +51,18 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// Creates the database file (if missing) readable and writable by its owner only, and
     /// narrows an existing one and its log files to that: SQLite gives the `-wal` and `-shm`
     /// files it creates the database file's permissions. They hold every account and message.
+    ///
+    /// An existing file is never opened here: POSIX locks belong to the process and all of them
+    /// on a file go when any descriptor of it is closed, so opening and closing the database
+    /// file would drop the shared lock this process's other connections hold on it. Another
+    /// process closing its connection would then find itself the last user of the database,
+    /// checkpoint, and delete the log and its index under this one: later commits would go to
+    /// an unlinked log, and reads would compare a header nobody writes any more.
     private static func restrictToOwner(_ path: String) {
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            fchmod(descriptor, 0o600)
-            close(descriptor)
-        }
-        for suffix in ["-wal", "-shm", "-journal"] { chmod(path + suffix, 0o600) }
+        let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }  // new: no connection holds a lock on it yet
+        for suffix in ["", "-wal", "-shm", "-journal"] { chmod(path + suffix, 0o600) }
     }
 
     deinit {
