@@ -133,6 +133,10 @@ final class LineCollector: @unchecked Sendable {
     private var collected: [String] = []
     /// Set when the child closed its output (it exited): nothing more will come.
     private var closed = false
+    /// Which run of the process the lines belong to: a thread still reading an earlier run's
+    /// pipe (whose end another child may have inherited and closes late) must not mark this
+    /// run's output closed or add to it.
+    private var run = 0
 
     var snapshot: [String] {
         lock.lock()
@@ -145,17 +149,21 @@ final class LineCollector: @unchecked Sendable {
         lock.lock()
         collected = []
         closed = false
+        run += 1
         lock.unlock()
     }
 
     func attach(_ handle: FileHandle) {
+        lock.lock()
+        let attachedRun = run
+        lock.unlock()
         let thread = Thread { [self] in
             var pending = Data()
             while true {
                 let data = handle.availableData
                 if data.isEmpty {
                     lock.lock()
-                    closed = true
+                    if run == attachedRun { closed = true }
                     lock.broadcast()
                     lock.unlock()
                     break
@@ -165,7 +173,7 @@ final class LineCollector: @unchecked Sendable {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...newline)
                     lock.lock()
-                    collected.append(line)
+                    if run == attachedRun { collected.append(line) }
                     lock.broadcast()
                     lock.unlock()
                 }
