@@ -36,6 +36,18 @@ public final class ConditionLock<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Runs `body` with the lock held and wakes one waiter afterwards: for a change that one
+    /// waiter can take (a job queued for a pool of threads).
+    @discardableResult
+    public func withLockThenSignal<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_signal(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body(&value)
+    }
+
     /// Runs `body` with the lock held.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)

@@ -1,5 +1,5 @@
 /// Durable storage for everything Hearth keeps. Implementations: `SQLiteStore` (embedded,
-/// the default) and, later, PostgreSQL for several nodes on one database.
+/// the default) and `PostgresStore` (several nodes on one database).
 ///
 /// The contract every implementation must keep, checked by `StoreContractTests`:
 /// * `write` returns only after its changes are durable (committed and synced); if it throws,
@@ -53,11 +53,27 @@ public protocol Store: Sendable {
     /// A store that cannot hear other processes' writes (SQLite) never calls it.
     func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void)
 
+    /// Calls `changed`, on a thread of the store's, each time the database starts or stops
+    /// answering (`health` then says which), until the store closes. An embedded database
+    /// (SQLite) always answers and never calls it.
+    func watchHealth(_ changed: @escaping @Sendable () -> Void)
+
+    /// Whether the database answers, as the store last found it. While it does not, every
+    /// operation fails at once as `.unavailable`.
+    var health: StoreHealth { get }
+
     /// Applies queued writes, then closes every connection. Later calls throw `.closed`.
     func close()
 
     /// Counters for metrics and for checking that writes are grouped.
     var statistics: StoreStatistics { get }
+}
+
+/// Whether a store's database answers.
+public enum StoreHealth: Sendable, Equatable {
+    case answering
+    /// The database stopped answering (down, restarting, paused, out of reach).
+    case notAnswering
 }
 
 /// How many write transactions were committed, and how many writes they carried.

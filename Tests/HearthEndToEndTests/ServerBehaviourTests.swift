@@ -16,13 +16,11 @@ import Testing
         #expect(client.connectionsOpened == 1)
     }
 
-    @Test func theHTTPThreadsAreOnePerCoreOnSQLiteAndFourPerCoreAtLeastEightOnPostgreSQL() throws {
+    @Test func theHTTPThreadsAreOnePerCore() throws {
         let server = try HearthServerProcess()
         let listening = try #require(server.output.first { $0.contains("http server listening") })
         let object = try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any]
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let expected = TestDatabase.runsOnPostgreSQL ? max(8, 4 * cores) : cores
-        #expect(object?["threads"] as? Int == expected, "\(listening)")
+        #expect(object?["threads"] as? Int == ProcessInfo.processInfo.activeProcessorCount, "\(listening)")
     }
 
     @Test func anUnknownPathIs404AndAWrongMethodIs405InTheErrorEnvelope() throws {

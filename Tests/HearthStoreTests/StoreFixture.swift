@@ -80,7 +80,8 @@ enum PostgresTestServer {
     static func administer(_ sql: String, on url: String) throws(StoreError) {
         let connection = try PostgresConnection(
             parameters: [("dbname", url)],
-            availability: PostgresServerAvailability(retryIntervalMilliseconds: 0)
+            availability: PostgresServerAvailability(retryIntervalMilliseconds: 0),
+            answerTimeoutMilliseconds: 60_000
         )
         try connection.executeScript(sql)
     }

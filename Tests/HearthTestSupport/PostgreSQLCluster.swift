@@ -47,6 +47,33 @@ public final class PostgreSQLCluster: Sendable {
     /// accepts connections.
     public func start() throws { try pgCtl("start") }
 
+    /// Stops every process of the server (`SIGSTOP`), as a server that hangs: open connections
+    /// stay open and the kernel still accepts new ones, but nothing answers.
+    public func pause() throws { try signalServer(SIGSTOP) }
+
+    /// Lets a paused server run again (`SIGCONT`).
+    public func resume() throws { try signalServer(SIGCONT) }
+
+    private func signalServer(_ signal: Int32) throws {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid")
+        guard let line = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first,
+            let postmaster = pid_t(line)
+        else { throw TestHTTPError("no server process in \(pidFile.path)") }
+        let children = Self.children(of: postmaster)
+        // The postmaster first on the way down, so that it starts nothing more; last on the way up.
+        for process in signal == SIGSTOP ? [postmaster] + children : children + [postmaster] {
+            Glibc.kill(process, signal)
+        }
+    }
+
+    private static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { process in
+            let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8)
+            return status?.split(separator: "\n").contains("PPid:\t\(parent)") ?? false
+        }
+    }
+
     private func pgCtl(_ action: String) throws {
         let pgCtl = TestDatabase.postgresBinaries.appendingPathComponent("pg_ctl").path
         let arguments = [

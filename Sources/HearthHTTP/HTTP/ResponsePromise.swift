@@ -39,6 +39,20 @@ extension Response {
         return response
     }
 
+    /// Delivers this response through `promise`: at once, or, when it is itself deferred, once
+    /// it arrives, with its transforms applied.
+    func deliver(to promise: ResponsePromise) {
+        guard let deferral else { return promise.succeed(self) }
+        deferral.start(
+            ResponsePromise { response in
+                var response = response
+                response.deferral = nil
+                for transform in deferral.transforms { transform(&response) }
+                promise.succeed(response)
+            }
+        )
+    }
+
     /// Whether the response is still to come.
     public var isDeferred: Bool { deferral != nil }
 

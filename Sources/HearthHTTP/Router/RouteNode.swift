@@ -5,6 +5,7 @@ struct RouteNode: Sendable {
     struct Endpoint: Sendable {
         let method: HTTPMethod
         let handler: Router.Handler
+        let placement: Router.Placement
     }
 
     var endpoints: [Endpoint] = []
@@ -91,8 +92,7 @@ struct RouteNode: Sendable {
         return false
     }
 
-    func handler(for method: HTTPMethod) -> Router.Handler? {
-        for endpoint in endpoints where endpoint.method == method { return endpoint.handler }
-        return nil
+    func endpoint(for method: HTTPMethod) -> Endpoint? {
+        endpoints.first { $0.method == method }
     }
 }

@@ -11,6 +11,15 @@ public import HearthBase
 public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (Request) throws -> Response
 
+    /// Where a handler runs when the router has a ``HandlerPool``; without one, every handler
+    /// runs on the server's event thread.
+    public enum Placement: Sendable {
+        /// On the pool: the handler may block (it reads the store).
+        case pool
+        /// On the event thread, at once: the handler answers from memory and never blocks.
+        case eventThread
+    }
+
     /// The host prefixes Firebase emulator clients put before the API path.
     public static let firebaseAliasPrefixes = [
         "/identitytoolkit.googleapis.com",
@@ -33,6 +42,8 @@ public struct Router: HTTPResponder {
     public var log: Log
     /// Who answers the misses under a path prefix, longest prefix first.
     private var missHandlers: [(prefix: [Substring], handler: MissHandler)] = []
+    /// Where handlers placed `.pool` run; `nil`: on the event thread.
+    public let handlerPool: HandlerPool?
 
     /// Why no handler took a request.
     public enum Miss: Sendable, Equatable {
@@ -45,7 +56,13 @@ public struct Router: HTTPResponder {
     /// Answers a request no handler took (the router adds `Allow` to a 405).
     public typealias MissHandler = @Sendable (Request, Miss) -> Response
 
-    public init(aliasPrefixes: [String] = [], cors: CORSPolicy? = .permissive, log: Log = Log()) {
+    public init(
+        aliasPrefixes: [String] = [],
+        cors: CORSPolicy? = .permissive,
+        log: Log = Log(),
+        handlerPool: HandlerPool? = nil
+    ) {
+        self.handlerPool = handlerPool
         aliases = aliasPrefixes.map { RequestPath.segments(of: $0) }.filter { !$0.isEmpty }
         aliasFirstLengths = aliases.map { $0[0].utf8.count }
         self.cors = cors
@@ -57,12 +74,23 @@ public struct Router: HTTPResponder {
     /// A pattern starts with `/`; each segment is a literal (`accounts:sendOobCode`), a
     /// `{parameter}` or a `{parameter}:verb`. Literals beat parameters where both match.
     /// Registering the same method and pattern twice is a programming error.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
-        root.insert(RoutePattern(pattern).segments[...], RouteNode.Endpoint(method: method, handler: handler))
+    /// `placement` says where the handler runs when the router has a handler pool.
+    public mutating func add(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        on placement: Placement = .pool,
+        _ handler: @escaping Handler
+    ) {
+        root.insert(
+            RoutePattern(pattern).segments[...],
+            RouteNode.Endpoint(method: method, handler: handler, placement: placement)
+        )
         registeredRoutes.append((method, pattern))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
+    public mutating func get(_ pattern: String, on placement: Placement = .pool, _ handler: @escaping Handler) {
+        add(.get, pattern, on: placement, handler)
+    }
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add(.put, pattern, handler) }
     public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { add(.patch, pattern, handler) }
@@ -95,11 +123,11 @@ public struct Router: HTTPResponder {
         }
         let segments = stripAlias(RequestPath.segments(of: request.path))
 
-        if let (handler, parameters) = findHandler(segments, request.method) {
-            return invoke(handler, request, parameters)
+        if let (endpoint, parameters) = findEndpoint(segments, request.method) {
+            return invoke(endpoint, request, parameters)
         }
-        if request.method == .head, let (handler, parameters) = findHandler(segments, .get) {
-            return invoke(handler, request, parameters)
+        if request.method == .head, let (endpoint, parameters) = findEndpoint(segments, .get) {
+            return invoke(endpoint, request, parameters)
         }
 
         let methods = allowedMethods(segments)
@@ -137,14 +165,14 @@ public struct Router: HTTPResponder {
         return segments[...]
     }
 
-    private func findHandler(_ segments: ArraySlice<Substring>, _ method: HTTPMethod) -> (
-        Handler, [PathParameters.Parameter]
+    private func findEndpoint(_ segments: ArraySlice<Substring>, _ method: HTTPMethod) -> (
+        RouteNode.Endpoint, [PathParameters.Parameter]
     )? {
-        var found: (Handler, [PathParameters.Parameter])?
+        var found: (RouteNode.Endpoint, [PathParameters.Parameter])?
         var scratch: [PathParameters.Parameter] = []
         root.visitMatches(segments, &scratch) { node, parameters in
-            guard let handler = node.handler(for: method) else { return false }
-            found = (handler, parameters)
+            guard let endpoint = node.endpoint(for: method) else { return false }
+            found = (endpoint, parameters)
             return true
         }
         return found
@@ -167,9 +195,21 @@ public struct Router: HTTPResponder {
             .map(\.rawValue)
     }
 
-    private func invoke(_ handler: Handler, _ request: Request, _ parameters: [PathParameters.Parameter]) -> Response {
+    private func invoke(
+        _ endpoint: RouteNode.Endpoint,
+        _ request: Request,
+        _ parameters: [PathParameters.Parameter]
+    ) -> Response {
         var request = request
         request.pathParameters = PathParameters(parameters)
+        guard endpoint.placement == .pool, let handlerPool else { return call(endpoint.handler, request) }
+        return .deferred { [self, request] promise in
+            handlerPool.run { call(endpoint.handler, request).deliver(to: promise) }
+        }
+    }
+
+    /// Runs `handler`, turning what it throws into a response.
+    private func call(_ handler: Handler, _ request: Request) -> Response {
         do {
             return try handler(request)
         } catch let error as any HTTPResponseError where error.response().status != .internalServerError {

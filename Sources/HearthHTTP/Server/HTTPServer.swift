@@ -109,6 +109,12 @@ public final class HTTPServer: Sendable {
         core.staticResponsesEnabled.store(true, ordering: .relaxed)
     }
 
+    /// Sends the static responses' paths to the responder again, while their fixed answer
+    /// would not be true.
+    public func disableStaticResponses() {
+        core.staticResponsesEnabled.store(false, ordering: .relaxed)
+    }
+
     /// Stops accepting connections (new ones are refused); requests on open connections are
     /// still served, with `Connection: close` so that clients move on.
     public func beginShutdown() {

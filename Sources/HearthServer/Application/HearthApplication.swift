@@ -106,8 +106,8 @@ public final class HearthApplication: Sendable {
     }
 
     /// The router with every route of the product.
-    func makeRouter() -> Router {
-        var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log)
+    func makeRouter(handlerPool: HandlerPool? = nil) -> Router {
+        var router = Router(aliasPrefixes: Router.firebaseAliasPrefixes, log: log, handlerPool: handlerPool)
         addHealthRoutes(to: &router)
         addAPIDescriptionRoutes(to: &router)
         addKeyRoutes(to: &router)

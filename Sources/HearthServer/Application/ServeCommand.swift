@@ -65,8 +65,7 @@ enum ServeCommand {
         httpConfiguration.host = options.host
         httpConfiguration.port = options.port
         httpConfiguration.threadCount =
-            options.threads > 0
-            ? options.threads : location.defaultHTTPThreads(processors: HTTPServer.Configuration.processorCount)
+            options.threads > 0 ? options.threads : HTTPServer.Configuration.processorCount
         httpConfiguration.connectionLimit = options.connectionLimit
         httpConfiguration.perIPConnectionLimit = options.perIPConnectionLimit
         httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds
@@ -114,10 +113,11 @@ enum ServeCommand {
             throw UsageError("hearth serve: cannot start: \(error)")
         }
         application.startBackgroundWork()
-        var router = application.makeRouter()
+        let handlerPool = location.handlerThreads.map { HandlerPool(threads: $0) }
+        var router = application.makeRouter(handlerPool: handlerPool)
         if options.testClock { application.addTestClockRoutes(to: &router, clock: clock) }
         responder.becomeReady(with: router)
-        server.enableStaticResponses()
+        application.followStoreHealth(with: server)
         log.info(
             "hearth is ready",
             [
@@ -136,6 +136,7 @@ enum ServeCommand {
             log.warning("in-flight requests still running after 15 s; stopping anyway")
         }
         server.stop()
+        handlerPool?.stop()
         application.stopBackgroundWork()
         store.close()
         log.info("stopped")

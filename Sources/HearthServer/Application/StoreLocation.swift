@@ -19,15 +19,16 @@ enum StoreLocation {
         }
     }
 
-    /// HTTP worker threads when `--threads` is not given. Reads run on the HTTP threads (a
-    /// write is answered once durable without holding one). On SQLite a read is a call into
-    /// the process, so one thread per core keeps every core busy; on PostgreSQL a read waits a
-    /// round trip to the server, during which its thread serves none of its other connections,
-    /// so there are four threads per core, at least eight: while one waits, the others serve.
-    func defaultHTTPThreads(processors: Int) -> Int {
+    /// Threads of the pool that runs the handlers that read the store (`HandlerPool`), or
+    /// `nil` to run them on the HTTP threads. On SQLite a read is a call into the process,
+    /// so the HTTP threads run it. On PostgreSQL a read waits a round trip to the server, or
+    /// much longer when the server does not answer; on a pool as large as the store's read
+    /// connections, the HTTP threads meanwhile keep serving every other connection (health
+    /// checks and the answers kept in memory among them).
+    var handlerThreads: Int? {
         switch self {
-        case .sqlite: processors
-        case .postgres: max(8, 4 * processors)
+        case .sqlite: nil
+        case .postgres: PostgresStore.Configuration(url: "").maximumReaders
         }
     }
 

@@ -75,8 +75,7 @@ public struct ServeOptions: Sendable, Equatable {
           --config FILE           JSON file with the production projects
           --dev                   also run the development seed next to --config projects
           --public-url URL        base URL of the links Hearth makes (default http://HOST:PORT)
-          --threads N             HTTP worker threads (default: number of cores; on
-                                  PostgreSQL four per core, at least 8)
+          --threads N             HTTP worker threads (default: number of cores)
           --connection-limit N    open connections at most; one more gets 503 (default 10000)
           --per-ip-connection-limit N
                                   open connections from one client address; one more gets

@@ -977,6 +977,6 @@ extension HearthApplication {
     /// `GET /openapi.json`: ``APIDescription``, built once.
     func addAPIDescriptionRoutes(to router: inout Router) {
         let response = APIDescription.response
-        router.get("/openapi.json") { _ in response }
+        router.get("/openapi.json", on: .eventThread) { _ in response }
     }
 }

@@ -13,13 +13,13 @@ extension HearthApplication {
     ///   was sent for, or a 400 page that names nothing of a refused payload. On a host that
     ///   is no link domain (the public host, for local use) every project is asked in turn.
     func addAppLinkRoutes(to router: inout Router) {
-        router.get(AssociationFiles.claimedPath) { [self] request in
+        router.get(AssociationFiles.claimedPath, on: .eventThread) { [self] request in
             linkLandingPage(request)
         }
-        router.get(AssociationFiles.applePath) { [self] request in
+        router.get(AssociationFiles.applePath, on: .eventThread) { [self] request in
             try associationFile(request) { $0.appleAppSiteAssociation }
         }
-        router.get(AssociationFiles.androidPath) { [self] request in
+        router.get(AssociationFiles.androidPath, on: .eventThread) { [self] request in
             try associationFile(request) { $0.assetLinks }
         }
     }

@@ -17,6 +17,12 @@ import Synchronization
 /// as the session's unnamed statement, which the next one replaces. Parameters go in text
 /// form, blobs in binary; results come in text form, decoded by column type.
 ///
+/// A statement waits for its answer at most `answerTimeoutMilliseconds` (longer than the
+/// server's statement timeout, so a statement the server cancels reports the server's error):
+/// a server that stopped answering — paused, or cut off without a reset, which TCP alone
+/// notices only after many minutes — holds no thread longer. Past it the socket is shut down,
+/// so the connection reads as broken.
+///
 /// A connection found broken is reopened when it is next used, but never inside a
 /// transaction: a transaction whose connection was lost fails every statement until its
 /// `ROLLBACK` (which then just ends it, the server having rolled it back already), so nothing
@@ -25,6 +31,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     let dialect = SQLDialect.postgres
     private let handle: OpaquePointer
     private let availability: PostgresServerAvailability
+    private let answerTimeoutNanoseconds: UInt64
     /// The server's names of the statements this session prepared, by `SQLStatement.identity`
     /// (`nil` for those not prepared yet); forgotten when the connection is reopened, as the
     /// new session has none.
@@ -34,8 +41,13 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Connects with `parameters` (libpq's key words and values, processed in order, so a
     /// later one overrides an earlier one).
-    init(parameters: [(String, String)], availability: PostgresServerAvailability) throws(StoreError) {
+    init(
+        parameters: [(String, String)],
+        availability: PostgresServerAvailability,
+        answerTimeoutMilliseconds: Int
+    ) throws(StoreError) {
         self.availability = availability
+        answerTimeoutNanoseconds = UInt64(max(1, answerTimeoutMilliseconds)) * 1_000_000
         try availability.checkReachable()
         let connection = Self.connect(parameters)
         guard let connection else { throw StoreError(.unavailable, "cannot connect: out of memory") }
@@ -143,7 +155,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     func executeScript(_ sql: String) throws(StoreError) {
         try ensureUsable(sql)
         let wasInTransaction = isInTransaction
-        guard let result = PQexec(handle, sql) else { throw connectionFailure(sql, wasInTransaction) }
+        let result = try awaitResult(sent: PQsendQuery(handle, sql), sql: sql, wasInTransaction: wasInTransaction)
         defer { PQclear(result) }
         try check(result, sql: sql, wasInTransaction: wasInTransaction)
     }
@@ -169,18 +181,18 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let wasInTransaction = isInTransaction
         let bound = BoundParameters(parameters)
         let count = Int32(parameters.count)
-        let result: OpaquePointer?
+        let sent: Int32
         if let identity = statement.identity {
             let name = try preparedName(of: sql, identity: identity, wasInTransaction: wasInTransaction)
-            result = bound.withPointers { values, lengths, formats in
-                PQexecPrepared(handle, name, count, values, lengths, formats, 0)
+            sent = bound.withPointers { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0)
             }
         } else {
-            result = bound.withPointers { values, lengths, formats in
-                PQexecParams(handle, sql, count, nil, values, lengths, formats, 0)
+            sent = bound.withPointers { values, lengths, formats in
+                PQsendQueryParams(handle, sql, count, nil, values, lengths, formats, 0)
             }
         }
-        guard let result else { throw connectionFailure(sql, wasInTransaction) }
+        let result = try awaitResult(sent: sent, sql: sql, wasInTransaction: wasInTransaction)
         do {
             try check(result, sql: sql, wasInTransaction: wasInTransaction)
         } catch {
@@ -194,9 +206,11 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private func preparedName(of sql: String, identity: Int, wasInTransaction: Bool) throws(StoreError) -> String {
         if identity < preparedNames.count, let name = preparedNames[identity] { return name }
         let name = "s\(identity)"
-        guard let result = PQprepare(handle, name, sql, 0, nil) else {
-            throw connectionFailure(sql, wasInTransaction)
-        }
+        let result = try awaitResult(
+            sent: PQsendPrepare(handle, name, sql, 0, nil),
+            sql: sql,
+            wasInTransaction: wasInTransaction
+        )
         defer { PQclear(result) }
         try check(result, sql: sql, wasInTransaction: wasInTransaction)
         if identity >= preparedNames.count {
@@ -204,6 +218,42 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         }
         preparedNames[identity] = name
         return name
+    }
+
+    /// The result of the command just sent (`sent` is what the `PQsend…` call returned), read
+    /// as it arrives for up to the answer timeout; the caller checks and clears it.
+    private func awaitResult(sent: Int32, sql: String, wasInTransaction: Bool) throws(StoreError) -> OpaquePointer {
+        guard sent == 1 else { throw connectionFailure(sql, wasInTransaction) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + answerTimeoutNanoseconds
+        var last: OpaquePointer?
+        while true {
+            while PQisBusy(handle) == 0 {
+                guard let result = PQgetResult(handle) else {
+                    guard let last else { throw connectionFailure(sql, wasInTransaction) }
+                    return last
+                }
+                if let last { PQclear(last) }
+                last = result
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            let ready = now < deadline ? poll(&descriptor, 1, Int32((deadline - now) / 1_000_000) + 1) : 0
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, PQconsumeInput(handle) == 1 else {
+                if let last { PQclear(last) }
+                throw ready == 0 ? abandon(sql, wasInTransaction) : connectionFailure(sql, wasInTransaction)
+            }
+        }
+    }
+
+    /// Gives up on a server that did not answer in time: the socket is shut down, so libpq
+    /// marks the connection broken and the next use reopens it.
+    private func abandon(_ sql: String, _ wasInTransaction: Bool) -> StoreError {
+        shutdown(PQsocket(handle), Int32(SHUT_RDWR))
+        _ = PQconsumeInput(handle)
+        transactionLost = wasInTransaction
+        let seconds = Double(answerTimeoutNanoseconds / 1_000_000) / 1_000
+        return StoreError(.unavailable, "the database server did not answer within \(seconds) s [\(sql.prefix(120))]")
     }
 
     /// Reopens a broken connection, between transactions only (see the type's comment).
@@ -388,11 +438,14 @@ private struct BoundParameters {
 /// What the store's connections know about the server between them: when one found it
 /// unreachable, the others fail at once for a moment instead of each waiting for its own
 /// connection attempt (up to `connect_timeout`), and one attempt a moment tells whether it is
-/// back.
+/// back. And whether the store's probe last found it answering: while not, operations fail
+/// at once (`checkAnswering`).
 final class PostgresServerAvailability: Sendable {
     /// `DispatchTime` uptime before which nobody tries to connect (0: reachable).
     private let retryAfter = Atomic<UInt64>(0)
     private let retryIntervalNanoseconds: UInt64
+    private let answering = Atomic<Bool>(true)
+    private let observers = Mutex<[@Sendable () -> Void]>([])
 
     init(retryIntervalMilliseconds: UInt64) {
         retryIntervalNanoseconds = retryIntervalMilliseconds * 1_000_000
@@ -410,5 +463,25 @@ final class PostgresServerAvailability: Sendable {
 
     func noteReachable() {
         retryAfter.store(0, ordering: .relaxed)
+    }
+
+    func checkAnswering() throws(StoreError) {
+        guard answering.load(ordering: .relaxed) else {
+            throw StoreError(.unavailable, "the database server is not answering")
+        }
+    }
+
+    var health: StoreHealth { answering.load(ordering: .relaxed) ? .answering : .notAnswering }
+
+    /// Records the probe's finding; answers whether it changed the health.
+    @discardableResult
+    func noteProbe(answered: Bool) -> Bool {
+        guard answering.exchange(answered, ordering: .relaxed) != answered else { return false }
+        for observer in observers.withLock({ $0 }) { observer() }
+        return true
+    }
+
+    func observe(_ changed: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(changed) }
     }
 }

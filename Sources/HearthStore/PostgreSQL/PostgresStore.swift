@@ -26,6 +26,12 @@ private let beginRead = SQLStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ
 /// The connections reconnect by themselves: one found broken is reopened when next used
 /// (between transactions), and while the server cannot be reached every operation fails at
 /// once as `.unavailable` (answered 503), one attempt a moment telling when it is back.
+///
+/// A probe (`store-probe`) asks the server `SELECT 1` every second on a connection of its
+/// own. While it gets no answer in time — the server is down, restarting, paused or out of
+/// reach — the store is `.notAnswering`: every operation fails at once instead of joining
+/// those already waiting (each for at most the answer timeout), and `watchHealth` observers
+/// hear of it, and of the first answer after.
 public final class PostgresStore: Store {
     public struct Configuration: Sendable {
         /// A libpq connection URL (`postgres://user@host:port/database?sslmode=...`), passed
@@ -55,6 +61,12 @@ public final class PostgresStore: Store {
         public var statementTimeoutMilliseconds = 10_000
         /// After a failed connection attempt, operations fail at once for this long.
         public var reconnectIntervalMilliseconds: UInt64 = 500
+        /// How long a statement waits for the server's answer before its connection is given
+        /// up: longer than the statement timeout, so the server's own cancellation is heard.
+        public var answerTimeoutMilliseconds = 12_000
+        /// How often the probe asks the server whether it answers, and how long it waits.
+        public var probeIntervalMilliseconds = 1_000
+        public var probeAnswerTimeoutMilliseconds = 2_000
 
         public init(url: String) { self.url = url }
     }
@@ -64,6 +76,8 @@ public final class PostgresStore: Store {
     private let writers: [GroupCommitWriter]
     private let readers: PostgresConnectionPool
     private let isClosed = Atomic<Bool>(false)
+    private let availability: PostgresServerAvailability
+    private let probe: PeriodicWorker
     /// The schema steps opening this store applied, in order (none when it was up to date).
     public let appliedMigrations: [Migration]
 
@@ -84,8 +98,13 @@ public final class PostgresStore: Store {
             ("options", "-c statement_timeout=\(configuration.statementTimeoutMilliseconds)"),
             ("dbname", configuration.url),
         ]
+        self.availability = availability
         let open = { @Sendable () throws(StoreError) -> PostgresConnection in
-            try PostgresConnection(parameters: parameters, availability: availability)
+            try PostgresConnection(
+                parameters: parameters,
+                availability: availability,
+                answerTimeoutMilliseconds: configuration.answerTimeoutMilliseconds
+            )
         }
         self.open = open
         let first = try open()
@@ -108,10 +127,49 @@ public final class PostgresStore: Store {
             waitMilliseconds: configuration.readerWaitMilliseconds,
             open: open
         )
+        probe = Self.startProbe(
+            parameters: parameters,
+            configuration: configuration,
+            availability: availability,
+            report: report
+        )
+    }
+
+    /// Asks the server `SELECT 1` every probe interval and tells `availability` whether it
+    /// answered within the probe's answer timeout (see the type's comment).
+    private static func startProbe(
+        parameters: [(String, String)],
+        configuration: Configuration,
+        availability: PostgresServerAvailability,
+        report: @escaping @Sendable (String) -> Void
+    ) -> PeriodicWorker {
+        let probing = Mutex<PostgresConnection?>(nil)
+        let question = SQLStatement("SELECT 1")
+        return PeriodicWorker(named: "store-probe", intervalMilliseconds: configuration.probeIntervalMilliseconds) {
+            probing.withLock { connection in
+                do {
+                    let asking =
+                        try connection
+                        ?? PostgresConnection(
+                            parameters: parameters,
+                            availability: availability,
+                            answerTimeoutMilliseconds: configuration.probeAnswerTimeoutMilliseconds
+                        )
+                    connection = asking
+                    _ = try asking.query(question, [])
+                    if availability.noteProbe(answered: true) { report("the database answers again") }
+                } catch {
+                    if availability.noteProbe(answered: false) {
+                        report("the database is not answering; operations fail at once until it does: \(error)")
+                    }
+                }
+            }
+        }
     }
 
     public func read<Result>(_ body: (ReadTransaction) throws -> Result) throws -> Result {
         if isClosed.load(ordering: .relaxed) { throw StoreError(.closed, "the store is closed") }
+        try availability.checkAnswering()
         let connection = try readers.borrow()
         defer { readers.giveBack(connection) }
         try connection.execute(beginRead, [])
@@ -129,25 +187,37 @@ public final class PostgresStore: Store {
     public func write<Result: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Result
     ) throws -> Result {
-        try writer().write(body)
+        try availability.checkAnswering()
+        return try writer().write(body)
     }
 
     public func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
+        do throws(StoreError) {
+            try availability.checkAnswering()
+        } catch {
+            return completion(.failure(error))
+        }
         writer().write(body, completion: completion)
     }
 
     @discardableResult
     public func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer {
-        try writer().write(write)
+        try availability.checkAnswering()
+        return try writer().write(write)
     }
 
     public func write<Plan, Value, Answer>(
         _ write: StoreWrite<Plan, Value, Answer>,
         completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
+        do throws(StoreError) {
+            try availability.checkAnswering()
+        } catch {
+            return completion(.failure(error))
+        }
         writer().write(write, completion: completion)
     }
 
@@ -182,6 +252,12 @@ public final class PostgresStore: Store {
         }
     }
 
+    public func watchHealth(_ changed: @escaping @Sendable () -> Void) {
+        availability.observe(changed)
+    }
+
+    public var health: StoreHealth { availability.health }
+
     public var statistics: StoreStatistics {
         writers.map(\.statistics).reduce(StoreStatistics(commits: 0, writes: 0)) {
             StoreStatistics(commits: $0.commits + $1.commits, writes: $0.writes + $1.writes)
@@ -190,6 +266,7 @@ public final class PostgresStore: Store {
 
     public func close() {
         guard !isClosed.exchange(true, ordering: .relaxed) else { return }
+        probe.stop()
         for writer in writers { writer.close() }
         readers.close()
     }

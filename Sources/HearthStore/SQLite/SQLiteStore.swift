@@ -163,6 +163,10 @@ public final class SQLiteStore: Store {
     /// SQLite has no way to hear another process's commits: never called.
     public func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void) {}
 
+    public func watchHealth(_ changed: @escaping @Sendable () -> Void) {}
+
+    public var health: StoreHealth { .answering }
+
     public var statistics: StoreStatistics { writer.statistics }
 
     public func close() {
