@@ -109,10 +109,7 @@ public final class LeaseKeeper: Sendable {
             taken(until: expiresAt, renewalStarted: started)
             return renewalIntervalMilliseconds
         }
-        let wasAnnounced = state.withLock { state in
-            defer { (state.heldUntil, state.announced) = (.min, false) }
-            return state.announced
-        }
+        let wasAnnounced = forget()
         if wasAnnounced {
             log.info(
                 "lost the lease \(name) to another node",
@@ -127,10 +124,7 @@ public final class LeaseKeeper: Sendable {
     /// takes it now instead of at its expiry.
     public func release() {
         let (name, holder) = (self.name, self.holder)
-        let wasAnnounced = state.withLock { state in
-            defer { (state.heldUntil, state.announced) = (.min, false) }
-            return state.announced
-        }
+        let wasAnnounced = forget()
         do {
             // Even when this node believes it lost the lease: a row it still holds goes too.
             try store.write { transaction in
@@ -162,6 +156,14 @@ public final class LeaseKeeper: Sendable {
             ["lease": .string(name), "holder": .string(holder), "durationMs": .int(durationMilliseconds)]
         )
         for hook in hooks { hook() }
+    }
+
+    /// Stops holding the lease here; answers whether the log said this node held it.
+    private func forget() -> Bool {
+        state.withLock { state in
+            defer { (state.heldUntil, state.announced) = (.min, false) }
+            return state.announced
+        }
     }
 
     /// After a failed renewal: once the lease has lapsed here, says so (once).
