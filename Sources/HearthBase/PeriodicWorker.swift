@@ -11,13 +11,23 @@ public final class PeriodicWorker: Sendable {
 
     /// Starts the thread, called `name` (see `startBackgroundThread`). `job` runs at once,
     /// then every `intervalMilliseconds` (or sooner after `wake()`).
-    public init(named name: String, intervalMilliseconds: Int, job: @escaping @Sendable () -> Void) {
+    public convenience init(named name: String, intervalMilliseconds: Int, job: @escaping @Sendable () -> Void) {
+        self.init(named: name) {
+            job()
+            return intervalMilliseconds
+        }
+    }
+
+    /// Starts the thread, called `name`. `job` runs at once, then again after as many
+    /// milliseconds as it answered (or sooner after `wake()`): for a job that knows when it is
+    /// next due.
+    public init(named name: String, job: @escaping @Sendable () -> Int) {
         startBackgroundThread(named: name) { [state] in
             while true {
-                job()
+                let delay = job()
                 let stopping = state.wait(
                     until: { $0.isStopping || $0.wakeRequested },
-                    timeoutMilliseconds: intervalMilliseconds
+                    timeoutMilliseconds: delay
                 ) { state -> Bool in
                     state.wakeRequested = false
                     return state.isStopping

@@ -1,14 +1,9 @@
 import Dispatch
 public import HearthBase
 public import HearthCore
-import HearthCrypto
 import HearthNetwork
 public import HearthStore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A node's mail: composes messages (`composer`), queues them in the store, and delivers
 /// the outbox with worker threads.
@@ -34,8 +29,8 @@ public final class Mailer: Sendable {
     /// (`claimed_by`; see `MailDispatcher`).
     let dispatchWorker: String
     private let chooseTransport: @Sendable (String) -> any MailTransport
-    /// The delivery workers (the ones `wake` wakes), then the clean-up worker.
-    private let workers = Mutex<(delivery: [PeriodicWorker], cleanup: PeriodicWorker?)>(([], nil))
+    /// The delivery workers.
+    private let workers = Mutex<[PeriodicWorker]>([])
     private let isStopping = Atomic<Bool>(false)
     /// The finish time before which this mailer has purged bodies (0: not yet since it started).
     private let purgedBefore = Atomic<Int64>(0)
@@ -100,14 +95,12 @@ public final class Mailer: Sendable {
         self.seal = seal
         self.configuration = configuration
         self.chooseTransport = transport
-        var host = [UInt8](repeating: 0, count: 256)
-        gethostname(&host, host.count - 1)
-        let hostName = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
-        nodeName = "\(hostName)/\(getpid())/\(Hex.encode(SecureRandom.bytes(count: 4)))"
+        nodeName = NodeName.make()
         dispatchWorker = "\(nodeName)#direct"
     }
 
-    /// Starts the delivery workers and the clean-up of finished messages.
+    /// Starts the delivery workers. (Clean-up, `removeFinishedMessages`, is the node's to
+    /// schedule: one node at a time does it.)
     public func start() {
         isStopping.store(false, ordering: .relaxed)
         if configuration.defaultSMTP == nil {
@@ -147,10 +140,7 @@ public final class Mailer: Sendable {
                 }
             )
         }
-        let cleanup = PeriodicWorker(named: "mail-cleanup", intervalMilliseconds: 60_000) { [self] in
-            removeFinishedMessages()
-        }
-        workers.withLock { $0 = (started, cleanup) }
+        workers.withLock { $0 = started }
     }
 
     /// Stops the workers after the messages in their hands; the rest stay queued.
@@ -158,25 +148,24 @@ public final class Mailer: Sendable {
         isRunning.store(false, ordering: .relaxed)
         isStopping.store(true, ordering: .relaxed)
         let running = workers.withLock { workers in
-            defer { workers = ([], nil) }
+            defer { workers = [] }
             return workers
         }
-        for worker in running.delivery { worker.stop() }
-        running.cleanup?.stop()
+        for worker in running { worker.stop() }
         releaseHandedOverMessages()
     }
 
     /// Lets the workers look for due messages now (after queueing one).
     public func wake() {
         lookRequested.store(true, ordering: .relaxed)
-        for worker in workers.withLock({ $0.delivery }) { worker.wake() }
+        for worker in workers.withLock({ $0 }) { worker.wake() }
     }
 
     /// Wakes the delivery workers in turn, one per call.
     func wakeOneWorker() {
         let turn = nextWake.add(1, ordering: .relaxed).oldValue
         let worker = workers.withLock { workers in
-            workers.delivery.isEmpty ? nil : workers.delivery[turn % workers.delivery.count]
+            workers.isEmpty ? nil : workers[turn % workers.count]
         }
         worker?.wake()
     }

@@ -56,5 +56,16 @@ public enum Schema {
                 CREATE INDEX rate_counters_by_expiry ON rate_counters (expires_at);
                 """
         ),
+        Migration(
+            version: 3,
+            name: "leases",
+            sql: """
+                CREATE TABLE leases (
+                    name TEXT PRIMARY KEY,
+                    holder TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                ) KEYED;
+                """
+        ),
     ]
 }

@@ -115,7 +115,7 @@ private struct LiveSchema {
     init(reading transaction: ReadTransaction) throws {
         let connection = transaction.connection
         let names = try connection.query(Self.tables, []).map { $0.string(0) }
-        for name in names where name != "schema_migrations" {
+        for name in names where !TransferCatalogue.untransferredTables.contains(name) {
             tables[name] = try connection.query(Self.columns, [.text(name)]).map {
                 LiveColumn(name: $0.string(0), declared: $0.string(1), keyPosition: $0.int(2))
             }

@@ -6,6 +6,11 @@ public import HearthStore
 /// `inactivity`). Candidates are found on the read pool and deleted in small batches, one
 /// write transaction each, so requests' writes interleave with a large sweep instead of
 /// waiting behind it.
+///
+/// One node at a time sweeps (it holds the singleton lease), but two may overlap for a moment
+/// when a lease changes hands: each deletion re-checks, in its own write, that the
+/// installation is still there and still unseen, so a node that comes second finds nothing
+/// to delete and sends no second deletion event.
 public final class InactivitySweeper: Sendable {
     private let store: any Store
     private let clock: any Clock
@@ -38,8 +43,9 @@ public final class InactivitySweeper: Sendable {
         public var moreRemain = false
     }
 
-    /// Sweeps every project once, up to the run's batch limit.
-    public func sweep() throws -> Report {
+    /// Sweeps every project once, up to the run's batch limit, for as long as `mayContinue`
+    /// says so (asked before each batch: the node still holds the lease).
+    public func sweep(while mayContinue: () -> Bool = { true }) throws -> Report {
         var report = Report()
         var batches = 0
         for project in projects.all {
@@ -50,6 +56,7 @@ public final class InactivitySweeper: Sendable {
                     report.moreRemain = true
                     return report
                 }
+                guard mayContinue() else { return report }
                 batches += 1
                 let limit = batchSize
                 let candidates = try store.read {

@@ -29,6 +29,8 @@ public final class HearthApplication: Sendable {
     public let emailActions: EmailActionService
     /// The hosted action page's form tokens (keyed by the master key).
     let formTokens: ActionFormToken
+    /// The right to do the work one node at a time does (see `startBackgroundWork`).
+    public let singletonLease: LeaseKeeper
     /// Background workers started by `startBackgroundWork`.
     let background = Mutex<[PeriodicWorker]>([])
 
@@ -40,7 +42,8 @@ public final class HearthApplication: Sendable {
         publicURL: String,
         developmentProjectID: String?,
         mailDelivery: MailDeliveryConfiguration = MailDeliveryConfiguration(),
-        installationSettings: InstallationServiceSettings = InstallationServiceSettings()
+        installationSettings: InstallationServiceSettings = InstallationServiceSettings(),
+        leaseMilliseconds: Int64 = 30_000
     ) throws {
         self.store = store
         self.clock = clock
@@ -84,6 +87,15 @@ public final class HearthApplication: Sendable {
             keys: keys,
             masterKey: masterKey,
             settings: installationSettings
+        )
+        // Real time, not `clock`: nodes whose test clocks were moved apart must still agree
+        // on when a lease lapses.
+        singletonLease = LeaseKeeper(
+            name: "singleton-work",
+            store: store,
+            log: log,
+            durationMilliseconds: leaseMilliseconds,
+            clock: SystemClock()
         )
     }
 

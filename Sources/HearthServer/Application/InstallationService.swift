@@ -63,12 +63,15 @@ final class InstallationService: Sendable {
         )
     }
 
-    /// Starts the sweeper and the webhook sender; the caller stops them.
-    func startWorkers() -> [PeriodicWorker] {
+    /// Starts the sweeper, which sweeps only while this node holds `singletonLease`, and the
+    /// webhook sender, which runs on every node (its claims keep two nodes from sending one
+    /// delivery); the caller stops them.
+    func startWorkers(singletonLease lease: LeaseKeeper) -> [PeriodicWorker] {
         let (sweeper, delivery, log, sweepWorker) = (self.sweeper, self.delivery, self.log, self.sweepWorker)
         let sweeping = PeriodicWorker(named: "fis-sweep", intervalMilliseconds: settings.sweepIntervalMilliseconds) {
+            guard lease.isHeld else { return }
             do {
-                let report = try sweeper.sweep()
+                let report = try sweeper.sweep(while: { lease.isHeld })
                 if report.deleted > 0 {
                     log.info("inactive installations deleted", ["count": .int(Int64(report.deleted))])
                 }
@@ -90,6 +93,9 @@ final class InstallationService: Sendable {
         deliveryWorker.set(sending)
         return [sweeping, sending]
     }
+
+    /// Lets the sweeper run now (this node just took the singleton lease).
+    func wakeSweeper() { sweepWorker.wake() }
 }
 
 /// A worker that exists only once the node starts its background work, but that earlier-made

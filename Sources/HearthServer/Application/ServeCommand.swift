@@ -98,7 +98,8 @@ enum ServeCommand {
                 publicURL: publicOptions.effectivePublicURL,
                 developmentProjectID: developmentProjectID,
                 mailDelivery: mailDelivery,
-                installationSettings: options.installationSettings
+                installationSettings: options.installationSettings,
+                leaseMilliseconds: Int64(options.leaseSeconds) * 1_000
             )
             for project in configuration?.projects ?? [] { try application.projects.save(project) }
             if options.runsDevelopmentSeed { try application.projects.save(DevelopmentSeed.project) }

@@ -27,6 +27,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var testClock = false
     /// The inactivity sweeper's interval and the webhook retry back-off.
     public var installationSettings = InstallationServiceSettings()
+    /// How long the lease on singleton work (sweeper, maintenance) lasts: a node that dies
+    /// hands that work to another within this time.
+    public var leaseSeconds = 30
 
     public init() {}
 
@@ -50,7 +53,7 @@ public struct ServeOptions: Sendable, Equatable {
     static let valuedFlags = Set([
         "host", "port", "data", "database", "master-key-file", "config", "public-url", "threads", "connection-limit",
         "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes",
-        "installation-sweep-interval-ms", "webhook-retry-base-ms",
+        "installation-sweep-interval-ms", "webhook-retry-base-ms", "lease-seconds",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
@@ -60,7 +63,7 @@ public struct ServeOptions: Sendable, Equatable {
                             [--connection-timeout SECONDS] [--request-head-timeout-ms N]
                             [--body-min-rate BYTES_PER_SECOND] [--max-body-bytes N] [--test-clock]
                             [--installation-sweep-interval-ms N] [--webhook-retry-base-ms N]
-                            [--mail-... (below)]
+                            [--lease-seconds N] [--mail-... (below)]
 
         Runs the server. Without --config it runs the development seed (project demo-project,
         API key demo-api-key, admin credential "Bearer owner") on 127.0.0.1.
@@ -94,6 +97,9 @@ public struct ServeOptions: Sendable, Equatable {
           --webhook-retry-base-ms N
                                   first retry delay of a failed deletion webhook, doubling
                                   up to 6 hours (default 30000)
+          --lease-seconds N       the lease one node holds to run the inactivity sweeper and
+                                  clean-up for all nodes, renewed every third of it; a node
+                                  that dies hands that work over within N s (default 30)
         \(MailServeOptions.usage)
         """
 
@@ -167,6 +173,12 @@ public struct ServeOptions: Sendable, Equatable {
                 in: 10...86_400_000,
                 command: "serve"
             )
+        )
+        options.leaseSeconds = try parsed.integer(
+            "lease-seconds",
+            default: options.leaseSeconds,
+            in: 1...3_600,
+            command: "serve"
         )
         if options.host.isEmpty { throw UsageError("hearth serve: --host must not be empty") }
         if options.testClock && options.listensBeyondThisMachine {

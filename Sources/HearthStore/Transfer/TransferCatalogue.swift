@@ -7,6 +7,10 @@
 ///
 /// `schema_migrations` is not in it: a data file names its schema steps in its header.
 public enum TransferCatalogue {
+    /// The tables of `Schema` that hold no data set, so are never moved: the schema's steps,
+    /// and `leases`, which name processes running on the database they came from.
+    public static let untransferredTables: Set<String> = ["schema_migrations", "leases"]
+
     /// How a column's values are written: the schema's `TEXT`, `BIGINT`/`INTEGER`, `BYTES`.
     public enum ColumnType: String, Sendable {
         case text
