@@ -6,6 +6,8 @@ public struct StoreTopic: Sendable, Hashable {
 
     /// A project saved or deleted.
     public static let projects = StoreTopic(channel: "hearth_projects")
+    /// A signing key made or retired.
+    public static let signingKeys = StoreTopic(channel: "hearth_signing_keys")
     /// A lease released, free for another node to take now rather than at its expiry.
     public static let leases = StoreTopic(channel: "hearth_leases")
 }

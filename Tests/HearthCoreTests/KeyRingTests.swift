@@ -4,6 +4,10 @@ import HearthCrypto
 import HearthStore
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct KeyRingTests {
     private func makeRing(_ temporary: TemporaryStore, clock: any Clock, masterKey: MasterKey = .generate()) throws
         -> KeyRing
@@ -55,11 +59,13 @@ import Testing
         #expect(ring.verificationKey(projectID: "demo-project", keyID: old.keyID) == nil)
     }
 
-    @Test func everyProjectsIDTokenKeysArePublishedTogetherAndARotationByAnotherRingShowsAtOnce() throws {
+    @Test func everyProjectsIDTokenKeysArePublishedTogetherAndARotationByAnotherRingShowsOnReload() throws {
         let temporary = try TemporaryStore()
         let clock = ManualClock(milliseconds: 1_700_000_000_000)
         let masterKey = MasterKey.generate()
-        let ring = try makeRing(temporary, clock: clock, masterKey: masterKey)
+        _ = try makeRing(temporary, clock: clock, masterKey: masterKey)
+        let ring = KeyRing(store: temporary.store, clock: clock, masterKey: masterKey, reloadMilliseconds: 50)
+        let idle = KeyRing(store: temporary.store, clock: clock, masterKey: masterKey)
         try ProjectDirectory(store: temporary.store, clock: clock)
             .save(Project(id: "second-project", number: "200000000000", apiKeys: ["second-key"]))
         let first = try ring.activeKey(projectID: "demo-project", purpose: .idTokens).keyID
@@ -69,10 +75,19 @@ import Testing
         #expect(Set(before.keys.map(\.keyID)) == [first, second])
         #expect(before.keys.allSatisfy { $0.purpose == .idTokens && $0.publishedUntil == nil })
         #expect(before.cacheSeconds(nowMilliseconds: clock.nowMilliseconds()) == PublishedKeySet.maximumCacheSeconds)
+        #expect(try idle.publishedKeys(purpose: .idTokens).revision == before.revision)
 
-        // Another process (the CLI) rotates on the same store: the next read sees it.
+        // Another process (the CLI) rotates on the same store: a reloading ring sees it within
+        // its reload interval; requests never read, so a ring that is not reloading does not.
+        ring.startReloading()
+        defer { ring.stopReloading() }
         let other = KeyRing(store: temporary.store, clock: clock, masterKey: masterKey)
         let rotated = try other.rotate(projectID: "demo-project", purpose: .idTokens, tokenLifetimeSeconds: 3_600)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try ring.publishedKeys(purpose: .idTokens).revision == before.revision && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        #expect(try idle.publishedKeys(purpose: .idTokens).revision == before.revision)
         let after = try ring.publishedKeys(purpose: .idTokens)
         #expect(after.revision != before.revision)
         #expect(Set(after.keys.map(\.keyID)) == [first, second, rotated])

@@ -58,10 +58,11 @@ struct PostgreSQLFaultTests {
             Thread.sleep(until: Date().addingTimeInterval(10 - load.secondsSinceFaultBegan))
         }
         #expect(report.healthAfterRecovery == 200, "/healthz after recovery answered \(report.healthAfterRecovery)")
-        // The HTTP threads never wait for the database (the handler pool does).
+        // The HTTP threads never wait for the database (the handler pool does), and these
+        // answers come from memory: health, and the keys verifiers fetch.
         #expect(
             report.slowestHealthDuringFault <= .milliseconds(100),
-            "a /healthz took \(report.slowestHealthDuringFault) while the database was paused"
+            "a /healthz or JWKS took \(report.slowestHealthDuringFault) while the database was paused"
         )
     }
 
@@ -100,8 +101,8 @@ struct PostgreSQLFaultTests {
 }
 
 /// Steady load on one or more nodes — two threads of each kind of request per node, each on a
-/// kept-alive connection of its own — and one thread per node asking `/healthz` every 20 ms on
-/// yet another connection; `run` injects a fault into it and checks and prints what happened.
+/// kept-alive connection of its own — and two threads per node asking `/healthz` and the JWKS
+/// every 20 ms on connections of their own; `run` injects a fault into it and checks and prints what happened.
 final class FaultLoad: Sendable {
     typealias Tests = PostgreSQLFaultTests
 
@@ -127,9 +128,10 @@ final class FaultLoad: Sendable {
         var outcome: String { status.map { "\($0)\(errorStatus.map { " \($0)" } ?? "")" } ?? "no answer" }
     }
 
-    /// One `/healthz` answer.
+    /// One answer of a route that needs no database.
     struct HealthCheck: Sendable {
         let node: Int
+        let path: String
         let sent: ContinuousClock.Instant
         let took: Duration
         let status: Int?
@@ -140,7 +142,7 @@ final class FaultLoad: Sendable {
     struct Report {
         /// `/healthz`'s status on every node once they recovered (the worst one).
         var healthAfterRecovery: Int
-        /// The longest a `/healthz` asked during the fault waited for its answer.
+        /// The longest a `/healthz` or JWKS asked during the fault waited for its answer.
         var slowestHealthDuringFault: Duration
     }
 
@@ -241,7 +243,7 @@ final class FaultLoad: Sendable {
             \(Self.counts(duringFault))
               per kind during the fault: \
             \(Answer.Kind.allCases.map { kind in "\(kind.rawValue) \(Self.counts(duringFault.filter { $0.kind == kind }))" }.joined(separator: "; "))
-              /healthz during the fault: \(Self.healthCounts(checksDuringFault)); slowest /healthz \(slowestHealth)
+              /healthz and JWKS during the fault: \(Self.healthCounts(checksDuringFault)); slowest \(slowestHealth)
               installations acknowledged \(created.count), found afterwards \(found)
             """
         )
@@ -322,27 +324,31 @@ final class FaultLoad: Sendable {
                     server.client()
                 }
             }
-            loop { [self] client in
-                let sent = ContinuousClock.now
-                let response = try? { () throws -> TestResponse in
-                    try client.connect(timeoutSeconds: timeout)
-                    return try client.request("GET", "/healthz")
-                }()
-                if response == nil { client.close() }
-                health.withLock {
-                    $0.append(
-                        HealthCheck(
-                            node: node,
-                            sent: sent,
-                            took: .now - sent,
-                            status: response?.status,
-                            degraded: response?.text.contains("degraded") == true
+            // What needs no database: `/healthz` and, from the keys in memory, the project's JWKS.
+            for path in ["/healthz", "/v1/projects/\(Tests.project)/jwks"] {
+                loop { [self] client in
+                    let sent = ContinuousClock.now
+                    let response = try? { () throws -> TestResponse in
+                        try client.connect(timeoutSeconds: timeout)
+                        return try client.request("GET", path)
+                    }()
+                    if response == nil { client.close() }
+                    health.withLock {
+                        $0.append(
+                            HealthCheck(
+                                node: node,
+                                path: path,
+                                sent: sent,
+                                took: .now - sent,
+                                status: response?.status,
+                                degraded: response?.text.contains("degraded") == true
+                            )
                         )
-                    )
+                    }
+                    usleep(20_000)
+                } client: {
+                    server.client()
                 }
-                usleep(20_000)
-            } client: {
-                server.client()
             }
         }
     }
@@ -369,7 +375,12 @@ final class FaultLoad: Sendable {
     }
 
     static func healthCounts(_ checks: [HealthCheck]) -> String {
-        tally(checks.map { check in check.status.map { "\($0)\(check.degraded ? " degraded" : "")" } ?? "no answer" })
+        tally(
+            checks.map { check in
+                "\(check.path.hasSuffix("jwks") ? "jwks" : "healthz") "
+                    + (check.status.map { "\($0)\(check.degraded ? " degraded" : "")" } ?? "no answer")
+            }
+        )
     }
 
     private static func tally(_ outcomes: [String]) -> String {

@@ -40,12 +40,22 @@ import Testing
         let touched = try store.read { try $0.installation(projectID: project, fid: "f1") }
         #expect(touched?.lastSeenMilliseconds == 50 && touched?.appID == "a2")
         #expect(touched?.refreshTokenHash == [0, 1, 2, 250])
-        #expect(try store.read { try $0.installationsSeenBefore(projectID: project, cutoffMilliseconds: 51, limit: 5) } == ["f1"])
+        #expect(
+            try store.read { try $0.installationsSeenBefore(projectID: project, cutoffMilliseconds: 51, limit: 5) } == [
+                "f1"
+            ]
+        )
         #expect(try store.write { try $0.removeInstallation(projectID: project, fid: "f1", seenBefore: 40) } == nil)
         let removed = try store.write { transaction in
             let app = try transaction.removeInstallation(projectID: project, fid: "f1")
             try transaction.insertInstallationTombstone(
-                InstallationTombstoneRecord(projectID: project, fid: "f1", appID: "a2", deletedMilliseconds: 60, cause: "client")
+                InstallationTombstoneRecord(
+                    projectID: project,
+                    fid: "f1",
+                    appID: "a2",
+                    deletedMilliseconds: 60,
+                    cause: "client"
+                )
             )
             return app
         }
@@ -74,16 +84,29 @@ import Testing
                 )
             }
             try transaction.insertInstallationTombstone(
-                InstallationTombstoneRecord(projectID: project, fid: "f9", appID: "a", deletedMilliseconds: 5, cause: "admin")
+                InstallationTombstoneRecord(
+                    projectID: project,
+                    fid: "f9",
+                    appID: "a",
+                    deletedMilliseconds: 5,
+                    cause: "admin"
+                )
             )
             #expect(try transaction.queueInstallationDeliveries(projectID: project, fid: "f9", now: 5) == 2)
         }
         #expect(try store.read { try $0.hasDueInstallationDelivery(now: 5) })
-        let first = try store.write { try $0.claimInstallationDeliveries(owner: "n1", now: 5, leaseUntil: 100, limit: 1) }
-        let second = try store.write { try $0.claimInstallationDeliveries(owner: "n2", now: 5, leaseUntil: 100, limit: 5) }
+        let first = try store.write {
+            try $0.claimInstallationDeliveries(owner: "n1", now: 5, leaseUntil: 100, limit: 1)
+        }
+        let second = try store.write {
+            try $0.claimInstallationDeliveries(owner: "n2", now: 5, leaseUntil: 100, limit: 5)
+        }
         #expect(first.count == 1 && second.count == 1 && first[0].webhookID != second[0].webhookID)
         #expect(first[0].sealedSecret == [9, 8, 7] && first[0].tombstone.cause == "admin")
-        #expect(try store.write { try $0.claimInstallationDeliveries(owner: "n3", now: 50, leaseUntil: 100, limit: 5) }.isEmpty)
+        #expect(
+            try store.write { try $0.claimInstallationDeliveries(owner: "n3", now: 50, leaseUntil: 100, limit: 5) }
+                .isEmpty
+        )
         let recorded = try store.write { transaction in
             try transaction.recordInstallationDeliveryAttempt(
                 webhookID: first[0].webhookID,
@@ -161,7 +184,12 @@ import Testing
         let sample = try #require(try store.read { try $0.outboxMessage(projectID: project, id: "m1000") })
         #expect(sample.state == .sending && sample.attempts == 1)
         try store.write { transaction in
-            try transaction.markOutboxMessagesSent((0..<33).map { "m\(1000 + $0)" }, of: project, transport: "log", at: 250)
+            try transaction.markOutboxMessagesSent(
+                (0..<33).map { "m\(1000 + $0)" },
+                of: project,
+                transport: "log",
+                at: 250
+            )
             let holder = try #require(try transaction.outboxMessage(projectID: project, id: "m1035")?.claimedBy)
             try transaction.rescheduleOutboxMessage(
                 OutboxRecord.Key(projectID: project, id: "m1035"),
@@ -232,13 +260,16 @@ import Testing
             (error as? StoreError)?.kind == .uniqueViolation
         }
         try store.write { transaction in
-            #expect(try transaction.retireSigningKey(projectID: project, purpose: "installations", at: 5, publishUntil: 50) == 1)
+            #expect(
+                try transaction.retireSigningKey(projectID: project, purpose: "installations", at: 5, publishUntil: 50)
+                    == 1
+            )
             try transaction.insertSigningKey(key("k2", at: 5))
         }
         #expect(try store.read { try $0.activeSigningKey(projectID: project, purpose: "installations") }?.keyID == "k2")
-        #expect(try store.read { try $0.publishedSigningKeys(projectID: project, now: 10) }.map(\.keyID) == ["k1", "k2"])
+        #expect(try store.read { try $0.publishedSigningKeys(now: 10) }.map(\.keyID) == ["k1", "k2"])
         #expect(try store.write { try $0.deleteExpiredSigningKeys(now: 50) } == 1)
-        #expect(try store.read { try $0.publishedSigningKeys(purpose: "installations", now: 10) }.map(\.keyID) == ["k2"])
+        #expect(try store.read { try $0.publishedSigningKeys(now: 10) }.map(\.keyID) == ["k2"])
         #expect(try store.read { try $0.holdsSigningKeys() })
     }
 
@@ -248,7 +279,13 @@ import Testing
         let store = fixture.store
         try store.write { transaction in
             try transaction.insertAdminCredential(
-                AdminCredentialRecord(credentialID: "c1", projectID: project, label: "ci", secretHash: [1, 2], createdAt: 1)
+                AdminCredentialRecord(
+                    credentialID: "c1",
+                    projectID: project,
+                    label: "ci",
+                    secretHash: [1, 2],
+                    createdAt: 1
+                )
             )
             try transaction.touchAdminCredential(id: "c1", at: 3)
         }
@@ -256,7 +293,9 @@ import Testing
         #expect(try store.write { try $0.revokeAdminCredential(id: "c1", at: 5) } == false)
         let stored = try store.read { try $0.adminCredential(id: "c1") }
         #expect(stored?.lastUsedAt == 3 && stored?.revokedAt == 4 && stored?.secretHash == [1, 2])
-        let saved = try store.write { try $0.saveProject(id: project, number: "100000000000", document: "{\"a\":1}", at: 9) }
+        let saved = try store.write {
+            try $0.saveProject(id: project, number: "100000000000", document: "{\"a\":1}", at: 9)
+        }
         #expect(saved.revision == 2)
         #expect(try store.write { try $0.deleteProject(id: project) })
         #expect(try store.read { try $0.adminCredentials(projectID: project) }.isEmpty)

@@ -7,6 +7,13 @@ import Synchronization
 /// The signing keys of every project: made on first use, kept sealed in the store under the
 /// master key, cached in memory, rotatable. A retired key stays published (and accepted)
 /// until every token it signed has expired.
+///
+/// The published keys are answered from a copy in memory, never from a read, so the key
+/// documents verifiers fetch are served even while the database does not answer. The copy is
+/// loaded on first use, again after this node makes or retires a key, and, once
+/// `startReloading()` is called, whenever the store announces that another node did
+/// (`StoreTopic.signingKeys`, within a moment on PostgreSQL) and every two seconds (for the
+/// command line's rotations on a SQLite file).
 public final class KeyRing: Sendable {
     /// What a key signs. Each purpose has its own key and algorithm.
     public enum Purpose: String, Sendable, CaseIterable {
@@ -64,16 +71,62 @@ public final class KeyRing: Sendable {
     private let active = Mutex<[CacheKey: Cached<ActiveKey>]>([:])
     private let published = Mutex<[String: PublishedKey]>([:])
     private let keySets = Mutex<[KeySetScope: PublishedKeySet]>([:])
+    /// Every published key's record, as last loaded (`nil`: not loaded yet).
+    private let publishedRecords = Mutex<[SigningKeyRecord]?>(nil)
+    private let follower: StoreFollower
     private let certificates = Mutex<[CertificateWindow: String]>([:])
 
     /// Retired keys stay published this long after the last token they signed expires.
     static let publicationLeewaySeconds: Int64 = 300
 
-    public init(store: any Store, clock: any Clock, masterKey: MasterKey, cacheMilliseconds: Int64 = 60_000) {
+    /// - Parameter reloadMilliseconds: how often the reloading thread reloads the published
+    ///   keys besides when the store announces a change.
+    public init(
+        store: any Store,
+        clock: any Clock,
+        masterKey: MasterKey,
+        cacheMilliseconds: Int64 = 60_000,
+        reloadMilliseconds: Int = 2_000
+    ) {
         self.store = store
         self.clock = clock
         self.masterKey = masterKey
         self.cacheMilliseconds = cacheMilliseconds
+        follower = StoreFollower(
+            named: "key-reload",
+            store: store,
+            topic: .signingKeys,
+            intervalMilliseconds: reloadMilliseconds
+        )
+    }
+
+    /// Starts the thread (`key-reload`) that keeps the published keys in memory fresh.
+    public func startReloading() {
+        follower.start { [self] in try reloadPublishedKeys() }
+    }
+
+    /// Stops the reloading thread, waiting for a reload in progress.
+    public func stopReloading() {
+        follower.stop()
+    }
+
+    /// Reads every published key into memory.
+    public func reloadPublishedKeys() throws {
+        let now = clock.nowSeconds()
+        let records = try store.read { try $0.publishedSigningKeys(now: now) }
+        publishedRecords.withLock { $0 = records }
+    }
+
+    /// The published keys' records at `now`, loaded first if they never were.
+    private func publishedRecords(now: Int64) throws -> [SigningKeyRecord] {
+        let loaded: [SigningKeyRecord]
+        if let records = publishedRecords.withLock({ $0 }) {
+            loaded = records
+        } else {
+            try reloadPublishedKeys()
+            loaded = publishedRecords.withLock { $0 } ?? []
+        }
+        return loaded.filter { $0.retiredAt == nil || ($0.publishUntil ?? now) > now }
     }
 
     /// The key that signs `purpose` tokens for the project, made now if it has none.
@@ -109,21 +162,20 @@ public final class KeyRing: Sendable {
         }
         active.withLock { $0[CacheKey(projectID: projectID, purpose: purpose)] = nil }
         published.withLock { $0.removeAll() }
+        try? reloadPublishedKeys()
         return record.keyID
     }
 
     /// The public keys a verifier should accept for the project: the active ones and the
     /// retired ones still inside their publication window, of every purpose.
     public func publishedKeys(projectID: String) throws -> PublishedKeySet {
-        let now = clock.nowSeconds()
-        let records = try store.read { try $0.publishedSigningKeys(projectID: projectID, now: now) }
+        let records = try publishedRecords(now: clock.nowSeconds()).filter { $0.projectID == projectID }
         return try keySet(.project(projectID), records)
     }
 
     /// Every project's published keys for `purpose` (key IDs are unique across projects).
     public func publishedKeys(purpose: Purpose) throws -> PublishedKeySet {
-        let now = clock.nowSeconds()
-        let records = try store.read { try $0.publishedSigningKeys(purpose: purpose.rawValue, now: now) }
+        let records = try publishedRecords(now: clock.nowSeconds()).filter { $0.purpose == purpose.rawValue }
         return try keySet(.purpose(purpose), records)
     }
 
@@ -136,7 +188,7 @@ public final class KeyRing: Sendable {
         let window = CertificateWindow(keyID: key.keyID, publishedUntil: key.publishedUntil)
         if let pem = certificates.withLock({ $0[window] }) { return pem }
         guard key.purpose == .idTokens, let serialNumber = Hex.decode(key.keyID),
-            let record = try store.read({ try $0.signingKey(id: key.keyID) }),
+            let record = try publishedRecords(now: clock.nowSeconds()).first(where: { $0.keyID == key.keyID }),
             case .rs256(let privateKey) = try open(record).key
         else {
             throw StoreError(.corruptValue, "signing key \(key.keyID) is not an RS256 ID-token key")
@@ -220,6 +272,7 @@ public final class KeyRing: Sendable {
         let record = try sealedNewKey(projectID: projectID, purpose: purpose)
         do {
             try store.write { try $0.insertSigningKey(record) }
+            try? reloadPublishedKeys()
             return record
         } catch let error as StoreError where error.kind == .uniqueViolation {
             // Another node or request made the first key at the same moment: use theirs.

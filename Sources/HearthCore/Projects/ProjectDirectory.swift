@@ -17,34 +17,30 @@ public final class ProjectDirectory: Sendable {
 
     private let store: any Store
     private let clock: any Clock
-    private let refreshMilliseconds: Int64
     private let snapshot = Mutex(Snapshot())
-    private let reloader = Mutex<PeriodicWorker?>(nil)
+    private let follower: StoreFollower
 
     public init(store: any Store, clock: any Clock, refreshMilliseconds: Int64 = 2_000) throws {
         self.store = store
         self.clock = clock
-        self.refreshMilliseconds = refreshMilliseconds
+        follower = StoreFollower(
+            named: "project-reload",
+            store: store,
+            topic: .projects,
+            intervalMilliseconds: Int(refreshMilliseconds)
+        )
         try reload()
     }
 
     /// Starts the thread (`project-reload`) that keeps the index fresh; a failed reload (the
     /// store briefly unavailable) keeps the last good copy until the next.
     public func startReloading() {
-        reloader.withLock { reloader in
-            guard reloader == nil else { return }
-            let worker = PeriodicWorker(named: "project-reload", intervalMilliseconds: Int(refreshMilliseconds)) {
-                [self] in
-                try? reload()
-            }
-            store.watch(.projects) { worker.wake() }
-            reloader = worker
-        }
+        follower.start { [self] in try reload() }
     }
 
     /// Stops the reloading thread, waiting for a reload in progress.
     public func stopReloading() {
-        reloader.withLock { $0.take() }?.stop()
+        follower.stop()
     }
 
     /// The project with this ID or number.

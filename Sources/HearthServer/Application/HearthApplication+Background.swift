@@ -29,6 +29,7 @@ extension HearthApplication {
         background.withLock { $0 += [maintenance] + installationWorkers + [renewal] }
         mailer.start()
         projects.startReloading()
+        keys.startReloading()
     }
 
     /// Stops every background worker, waiting for runs in progress to end, then releases the
@@ -42,6 +43,7 @@ extension HearthApplication {
         if !workers.isEmpty { singletonLease.release() }
         mailer.stop()
         projects.stopReloading()
+        keys.stopReloading()
     }
 
     /// Clean-up that keeps tables small: expired rate windows, retired keys past their

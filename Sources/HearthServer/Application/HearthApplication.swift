@@ -115,6 +115,7 @@ public final class HearthApplication: Sendable {
                 }
             }
         }
+        try keys.reloadPublishedKeys()
     }
 
     /// The router with every route of the product.

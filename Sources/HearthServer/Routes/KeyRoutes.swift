@@ -13,11 +13,13 @@ extension HearthApplication {
     /// * `POST /hearth/v1/projects/{p}/signingKeys:rotate` with `{"purpose":"installations"|"idTokens"}`.
     ///
     /// The two Google-shaped documents answer under the `/www.googleapis.com` prefix too (a
-    /// router alias), so verifiers pointed at Hearth with Google's URLs find them.
+    /// router alias), so verifiers pointed at Hearth with Google's URLs find them. The three
+    /// documents come from the keys in memory, on the event thread: verifiers get them however
+    /// long the database takes.
     func addKeyRoutes(to router: inout Router) {
         let documents = PublishedKeyDocuments()
 
-        router.get("/v1/projects/{project}/jwks") { [self] request in
+        router.get("/v1/projects/{project}/jwks", on: .eventThread) { [self] request in
             let project = try projectOrNotFound(request)
             let set = try keys.publishedKeys(projectID: project.id)
             return try documents.response("jwks:\(project.id)", of: set, nowMilliseconds: clock.nowMilliseconds()) {
@@ -25,7 +27,7 @@ extension HearthApplication {
             }
         }
 
-        router.get("/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com") { [self] _ in
+        router.get("/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com", on: .eventThread) { [self] _ in
             let set = try keys.publishedKeys(purpose: .idTokens)
             return try documents.response("x509", of: set, nowMilliseconds: clock.nowMilliseconds()) { set in
                 var writer = JSONWriter(reservingCapacity: 16 + set.keys.count * 1_300)
@@ -39,7 +41,7 @@ extension HearthApplication {
             }
         }
 
-        router.get("/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com") { [self] _ in
+        router.get("/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com", on: .eventThread) { [self] _ in
             let set = try keys.publishedKeys(purpose: .idTokens)
             return try documents.response("jwk", of: set, nowMilliseconds: clock.nowMilliseconds()) {
                 JSONWebKeySet(keys: $0.keys.map(\.jwk)).jsonRepresentation

@@ -46,18 +46,10 @@ private let selectActiveSigningKey = SQLStatement(
     "SELECT \(signingKeyColumns) FROM signing_keys WHERE project_id = ? AND purpose = ? AND retired_at IS NULL"
 )
 
-private let selectProjectPublishedKeys = SQLStatement(
+private let selectPublishedKeys = SQLStatement(
     """
     SELECT \(signingKeyColumns) FROM signing_keys
-    WHERE project_id = ? AND (retired_at IS NULL OR publish_until > ?)
-    ORDER BY created_at, key_id
-    """
-)
-
-private let selectPublishedKeysByPurpose = SQLStatement(
-    """
-    SELECT \(signingKeyColumns) FROM signing_keys
-    WHERE purpose = ? AND (retired_at IS NULL OR publish_until > ?)
+    WHERE retired_at IS NULL OR publish_until > ?
     ORDER BY created_at, key_id
     """
 )
@@ -75,22 +67,10 @@ extension StoreReading {
         ).map(SigningKeyRecord.init(row:))
     }
 
-    /// Every key whose signatures may still be presented at `now`: active keys and retired
-    /// keys whose publication window has not ended. Oldest first.
-    public func publishedSigningKeys(projectID: String, now: Int64) throws(StoreError) -> [SigningKeyRecord] {
-        try connection.query(
-            selectProjectPublishedKeys,
-            [.text(projectID), .integer(now)]
-        ).map(SigningKeyRecord.init(row:))
-    }
-
-    /// Every project's keys for `purpose` whose signatures may still be presented at `now`,
-    /// as ``publishedSigningKeys(projectID:now:)`` chooses them. Oldest first.
-    public func publishedSigningKeys(purpose: String, now: Int64) throws(StoreError) -> [SigningKeyRecord] {
-        try connection.query(
-            selectPublishedKeysByPurpose,
-            [.text(purpose), .integer(now)]
-        ).map(SigningKeyRecord.init(row:))
+    /// Every project's keys whose signatures may still be presented at `now`: active keys
+    /// and retired keys whose publication window has not ended. Oldest first.
+    public func publishedSigningKeys(now: Int64) throws(StoreError) -> [SigningKeyRecord] {
+        try connection.query(selectPublishedKeys, [.integer(now)]).map(SigningKeyRecord.init(row:))
     }
 
     public func signingKey(id: String) throws(StoreError) -> SigningKeyRecord? {
@@ -131,6 +111,7 @@ extension WriteTransaction {
                 .integer(key.retiredAt), .integer(key.publishUntil),
             ]
         )
+        try announce(.signingKeys)
     }
 
     /// Retires the active key for `purpose`; it stays published until `publishUntil`.
@@ -141,10 +122,12 @@ extension WriteTransaction {
         at now: Int64,
         publishUntil: Int64
     ) throws(StoreError) -> Int {
-        try connection.execute(
+        let retired = try connection.execute(
             retireSigningKeyRow,
             [.integer(now), .integer(publishUntil), .text(projectID), .text(purpose)]
         )
+        try announce(.signingKeys)
+        return retired
     }
 
     /// Removes retired keys that no token can present any more.
