@@ -9,6 +9,11 @@ create against PostgreSQL's own `pgbench -N` on the same server.
   same server: bar 0.5. Also reported against create on SQLite.
 * sendOobCode on PostgreSQL against it on SQLite (both the bench-email project of
   rows_email.py): no bar.
+* installation token generation and installation create on two nodes on the same
+  PostgreSQL database (the second node started with the first's master key), each node
+  driven by its own wrk with half the connections, rates summed, against the same row on
+  the first node alone with all the connections: no bar (on a machine of few cores the
+  nodes, wrk and PostgreSQL share them; the row shows that nothing breaks or serialises).
 
 The cluster is made for the run (`scripts/postgres start … --durable`: fsync on, as a real
 server runs), on loopback, and removed at the end. Rows named `*-postgres` select these rows;
@@ -17,6 +22,7 @@ server runs), on loopback, and removed at the end. Rows named `*-postgres` selec
 
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 import subprocess
 import tempfile
 import time
@@ -28,7 +34,10 @@ from rounds import alternate
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BIN = "/usr/lib/postgresql/15/bin"
-NAMES = ["installation-token-postgres", "installation-create-postgres", "sendoobcode-postgres"]
+NAMES = [
+    "installation-token-postgres", "installation-create-postgres", "sendoobcode-postgres",
+    "installation-token-two-nodes", "installation-create-two-nodes",
+]
 
 
 class Cluster:
@@ -86,6 +95,21 @@ def pgbench(cluster, database, seconds, connections):
     raise RuntimeError("could not read pgbench output:\n" + out)
 
 
+def split_load(measure, targets, connections):
+    """Runs `measure(target, connections_each)` on every target at once, the connections split
+    evenly; answers the rates summed, the worst p99 and the non-2xx answers summed."""
+    each = connections // len(targets)
+    with ThreadPoolExecutor(len(targets)) as pool:
+        results = list(pool.map(lambda target: measure(target, each), targets))
+    p99s = [r["p99_ms"] for r in results if r["p99_ms"] is not None]
+    return {
+        "rate": sum(r["rate"] for r in results),
+        "p99_ms": max(p99s) if p99s else None,
+        "non2xx": sum(r["non2xx"] for r in results),
+        "node_rates": [round(r["rate"], 1) for r in results],
+    }
+
+
 def free_port():
     import socket
 
@@ -106,6 +130,7 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     results = []
     cluster = Cluster(free_port())
     server = None
+    second = None
     email_servers = []
     try:
         url = cluster.database("hearth_bench")
@@ -123,13 +148,19 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
         rows.check_api(server, pairs)
         os.environ["HEARTH_BENCH_TOKENS"] = tokens
 
-        def generate(target):
+        def generate_with(target, connections):
             url = target.url + "/v1/projects/demo-project/installations/x/authTokens:generate"
-            return lambda: wrk(url, args.seconds, args.connections, script=token_script)
+            return wrk(url, args.seconds, connections, script=token_script)
+
+        def create_with(target, connections):
+            url = target.url + "/v1/projects/demo-project/installations"
+            return wrk(url, args.seconds, connections, script=os.path.join(HERE, "installation_create.lua"))
+
+        def generate(target):
+            return lambda: generate_with(target, args.connections)
 
         def create(target):
-            url = target.url + "/v1/projects/demo-project/installations"
-            return lambda: wrk(url, args.seconds, args.connections, script=os.path.join(HERE, "installation_create.lua"))
+            return lambda: create_with(target, args.connections)
 
         if wanted("installation-token-postgres"):
             measured, reference, ratios = alternate(args.rounds, generate(hearth), generate(server))
@@ -157,6 +188,31 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
             entry["round_ratios"] = ratios
             results.append(entry)
 
+        if wanted("installation-token-two-nodes") or wanted("installation-create-two-nodes"):
+            # The second node on the same database, with the first node's master key.
+            second = args.hearth_class(
+                hearth.binary, workdir, hearth.threads, name="hearth-postgres-second",
+                extra_args=["--database", url, "--master-key-file", os.path.join(server.data, "master.key")],
+            )
+            rows.check_api(second, pairs)
+            nodes = [server, second]
+            for name, label, measure in [
+                ("installation-token-two-nodes", "installation token", generate_with),
+                ("installation-create-two-nodes", "installation create", create_with),
+            ]:
+                if not wanted(name):
+                    continue
+                measured, reference, ratios = alternate(
+                    args.rounds,
+                    lambda: measure(server, args.connections),
+                    lambda: split_load(measure, nodes, args.connections),
+                )
+                entry = row(f"{label} (PostgreSQL, two nodes)", measured, f"{label} (PostgreSQL, one node)",
+                            reference["rate"], None)
+                entry["round_ratios"] = ratios
+                entry["node_rates"] = measured["node_rates"]
+                results.append(entry)
+
         if wanted("sendoobcode-postgres"):
             sqlite_email, script = rows_email.start_server(
                 args.hearth_class, hearth.binary, workdir, hearth.threads, name="hearth-email-sqlite"
@@ -181,7 +237,8 @@ def run(hearth, args, want, wrk, openssl_speed, row, workdir):
     finally:
         for email_server in email_servers:
             email_server.stop()
-        if server:
-            server.stop()
+        for node in (second, server):
+            if node:
+                node.stop()
         cluster.stop()
     return results

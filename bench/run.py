@@ -244,6 +244,8 @@ def print_table(results):
     for r in results["rows"]:
         if r.get("round_ratios"):
             print(f"  {r['name']}: ratios of the alternating rounds {r['round_ratios']}")
+        if r.get("node_rates"):
+            print(f"  {r['name']}: each node's rate in the median round {r['node_rates']}")
     print(f"\nidle RSS of hearth serve: {results['idle_rss_mb']} MB (bar: 50 MB); after load: "
           f"{results.get('loaded_rss_without_database_mb')} MB besides the database's memory map "
           f"({results.get('loaded_rss_mb')} MB with it)")

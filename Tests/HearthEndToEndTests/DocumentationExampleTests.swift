@@ -20,6 +20,8 @@ import Testing
 ///   (HearthAdminTests) compiles every such block, each as the body of an `async throws`
 ///   function (its `import` lines moved to the top of its file), in a package outside the
 ///   repository that depends on the `Hearth` and `HearthAdmin` products by path.
+/// * ```` ```nginx ```` — the nginx configuration of `docs/scaling.md`. Not run here:
+///   `ScalingExampleTests` runs it in front of two nodes on PostgreSQL.
 /// * Any other info string (`text` for synopses, sample output and wire examples; `http`, ...)
 ///   is not run. A fence with **no** info string fails the test, so every block says which
 ///   kind it is.
