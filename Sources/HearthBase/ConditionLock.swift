@@ -28,21 +28,23 @@ public final class ConditionLock<Value>: @unchecked Sendable {
     /// Runs `body` with the lock held and wakes every waiter afterwards.
     @discardableResult
     public func withLockThenBroadcast<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer {
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
-        }
-        return try body(&value)
+        try withLock(body, then: pthread_cond_broadcast)
     }
 
     /// Runs `body` with the lock held and wakes one waiter afterwards: for a change that one
     /// waiter can take (a job queued for a pool of threads).
     @discardableResult
     public func withLockThenSignal<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withLock(body, then: pthread_cond_signal)
+    }
+
+    private func withLock<Result>(
+        _ body: (inout Value) throws -> Result,
+        then wake: (UnsafeMutablePointer<pthread_cond_t>) -> Int32
+    ) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer {
-            pthread_cond_signal(condition)
+            _ = wake(condition)
             pthread_mutex_unlock(mutex)
         }
         return try body(&value)

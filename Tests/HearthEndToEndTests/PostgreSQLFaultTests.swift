@@ -23,27 +23,30 @@ struct PostgreSQLFaultTests {
     /// How long the node may take to succeed again once PostgreSQL is back.
     static let recoveryBound: Duration = .seconds(30)
 
-    @Test(.timeLimit(.minutes(5)))
-    func restartingPostgreSQLUnderLoadAnswers503ThenRecoversWithEveryAcknowledgedWrite() throws {
-        let cluster = try PostgreSQLCluster(ports: 55520...55529)
-        // Stopped when released, so kept until the end: nothing uses it after the restart.
-        defer { withExtendedLifetime(cluster) {} }
+    /// A PostgreSQL server of the test's own, on the first free port of `ports`, and a node on
+    /// it serving the project under load. The cluster is stopped when released, so the caller
+    /// keeps it until the end.
+    static func nodeOnAServerOfItsOwn(ports: ClosedRange<Int>) throws -> (PostgreSQLCluster, HearthServerProcess) {
+        let cluster = try PostgreSQLCluster(ports: ports)
         let server = try HearthServerProcess(
-            arguments: ["--config", try Self.configurationFile()],
+            arguments: ["--config", try configurationFile()],
             database: try TestDatabase(onPostgreSQLServer: cluster.url)
         )
+        return (cluster, server)
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func restartingPostgreSQLUnderLoadAnswers503ThenRecoversWithEveryAcknowledgedWrite() throws {
+        let (cluster, server) = try Self.nodeOnAServerOfItsOwn(ports: 55520...55529)
+        defer { withExtendedLifetime(cluster) {} }
         let load = try FaultLoad(nodes: [server])
         try load.run(fault: "postgres restart", answerBound: .seconds(10)) { try cluster.restart() }
     }
 
     @Test(.timeLimit(.minutes(5)))
     func pausingPostgreSQLUnderLoadAnswers503AndDegradedHealthThenRecoversWithEveryAcknowledgedWrite() throws {
-        let cluster = try PostgreSQLCluster(ports: 55530...55539)
+        let (cluster, server) = try Self.nodeOnAServerOfItsOwn(ports: 55530...55539)
         defer { withExtendedLifetime(cluster) {} }
-        let server = try HearthServerProcess(
-            arguments: ["--config", try Self.configurationFile()],
-            database: try TestDatabase(onPostgreSQLServer: cluster.url)
-        )
         let load = try FaultLoad(nodes: [server])
         // Requests in flight when the server stops wait for it (each statement at most the
         // store's 12 s answer timeout); the probe finds it silent within ~3 s, and from then
