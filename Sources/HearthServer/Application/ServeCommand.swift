@@ -114,7 +114,9 @@ enum ServeCommand {
             throw UsageError("hearth serve: cannot start: \(error)")
         }
         application.startBackgroundWork()
-        let handlerPool = location.handlerThreads.map { HandlerPool(threads: $0) }
+        let handlerPool = location.handlerThreads(processors: HTTPServer.Configuration.processorCount).map {
+            HandlerPool(threads: $0)
+        }
         var router = application.makeRouter(handlerPool: handlerPool)
         if options.testClock { application.addTestClockRoutes(to: &router, clock: clock) }
         responder.becomeReady(with: router)
