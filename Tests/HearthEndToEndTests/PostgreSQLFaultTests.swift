@@ -49,13 +49,13 @@ struct PostgreSQLFaultTests {
         defer { withExtendedLifetime(cluster) {} }
         let load = try FaultLoad(nodes: [server])
         // Requests in flight when the server stops wait for it (each statement at most the
-        // store's 12 s answer timeout); the probe finds it silent within ~3 s, and from then
+        // store's 12 s answer timeout); the probe finds it silent within ~5 s, and from then
         // on requests get 503 at once.
         let report = try load.run(fault: "postgres paused 10 s", answerBound: .seconds(14)) {
             try cluster.pause()
             defer { try? cluster.resume() }
             #expect(
-                eventually(timeout: 8) { load.health.withLock { $0.contains { $0.degraded } } },
+                eventually(timeout: 9.5) { load.health.withLock { $0.contains { $0.degraded } } },
                 "/healthz never said degraded while the database was paused"
             )
             Thread.sleep(until: Date().addingTimeInterval(10 - load.secondsSinceFaultBegan))

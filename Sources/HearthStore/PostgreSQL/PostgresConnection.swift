@@ -230,6 +230,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             while PQisBusy(handle) == 0 {
                 guard let result = PQgetResult(handle) else {
                     guard let last else { throw connectionFailure(sql, wasInTransaction) }
+                    availability.noteAnswer()
                     return last
                 }
                 if let last { PQclear(last) }
@@ -445,6 +446,8 @@ final class PostgresServerAvailability: Sendable {
     private let retryAfter = Atomic<UInt64>(0)
     private let retryIntervalNanoseconds: UInt64
     private let answering = Atomic<Bool>(true)
+    /// `DispatchTime` uptime of the latest answer any connection received.
+    private let lastAnswer = Atomic<UInt64>(0)
     private let observers = Mutex<[@Sendable () -> Void]>([])
 
     init(retryIntervalMilliseconds: UInt64) {
@@ -472,6 +475,15 @@ final class PostgresServerAvailability: Sendable {
     }
 
     var health: StoreHealth { answering.load(ordering: .relaxed) ? .answering : .notAnswering }
+
+    func noteAnswer() {
+        lastAnswer.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+    }
+
+    /// Whether some connection received an answer at or after `uptime`.
+    func answered(since uptime: UInt64) -> Bool {
+        lastAnswer.load(ordering: .relaxed) >= uptime
+    }
 
     /// Records the probe's finding; answers whether it changed the health.
     @discardableResult

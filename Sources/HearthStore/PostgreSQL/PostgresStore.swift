@@ -1,3 +1,4 @@
+import Dispatch
 import HearthBase
 import Synchronization
 
@@ -28,8 +29,9 @@ private let beginRead = SQLStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ
 /// once as `.unavailable` (answered 503), one attempt a moment telling when it is back.
 ///
 /// A probe (`store-probe`) asks the server `SELECT 1` every second on a connection of its
-/// own. While it gets no answer in time — the server is down, restarting, paused or out of
-/// reach — the store is `.notAnswering`: every operation fails at once instead of joining
+/// own. Once two probes in a row get no answer in time, and no other connection gets one
+/// meanwhile — the server is down, restarting, paused or out of reach — the store is
+/// `.notAnswering`: every operation fails at once instead of joining
 /// those already waiting (each for at most the answer timeout), and `watchHealth` observers
 /// hear of it, and of the first answer after.
 public final class PostgresStore: Store {
@@ -143,23 +145,37 @@ public final class PostgresStore: Store {
         availability: PostgresServerAvailability,
         report: @escaping @Sendable (String) -> Void
     ) -> PeriodicWorker {
-        let probing = Mutex<PostgresConnection?>(nil)
+        // Its connection attempts are bounded like its questions (libpq's least is 2 s), after
+        // the URL's own `connect_timeout`, so that a second probe follows the first soon.
+        let parameters =
+            parameters + [
+                ("connect_timeout", String(max(2, (configuration.probeAnswerTimeoutMilliseconds + 999) / 1_000)))
+            ]
+        // The probe's connection, and how many probes in a row have had no answer.
+        let probing = Mutex<(connection: PostgresConnection?, unanswered: Int)>((nil, 0))
         let question = SQLStatement("SELECT 1")
         return PeriodicWorker(named: "store-probe", intervalMilliseconds: configuration.probeIntervalMilliseconds) {
-            probing.withLock { connection in
+            probing.withLock { probe in
+                let asked = DispatchTime.now().uptimeNanoseconds
                 do {
                     let asking =
-                        try connection
+                        try probe.connection
                         ?? PostgresConnection(
                             parameters: parameters,
                             availability: availability,
                             answerTimeoutMilliseconds: configuration.probeAnswerTimeoutMilliseconds
                         )
-                    connection = asking
+                    probe.connection = asking
                     _ = try asking.query(question, [])
+                    probe.unanswered = 0
                     if availability.noteProbe(answered: true) { report("the database answers again") }
                 } catch {
-                    if availability.noteProbe(answered: false) {
+                    // Another connection's answer meanwhile says the server answers: the probe's
+                    // own connection broke, or its thread was not scheduled in time (a busy host).
+                    // One miss alone may be such a hiccup too; two in a row are not.
+                    if availability.answered(since: asked) { return }
+                    probe.unanswered += 1
+                    if probe.unanswered >= 2, availability.noteProbe(answered: false) {
                         report("the database is not answering; operations fail at once until it does: \(error)")
                     }
                 }
