@@ -10,10 +10,10 @@ import Synchronization
 ///
 /// The published keys are answered from a copy in memory, never from a read, so the key
 /// documents verifiers fetch are served even while the database does not answer. The copy is
-/// loaded on first use, again after this node makes or retires a key, and, once
-/// `startReloading()` is called, whenever the store announces that another node did
-/// (`StoreTopic.signingKeys`, within a moment on PostgreSQL) and every two seconds (for the
-/// command line's rotations on a SQLite file).
+/// loaded on first use, learns the keys this node makes, is reloaded after this node rotates
+/// one, and, once `startReloading()` is called, whenever the store announces that another
+/// node did (`StoreTopic.signingKeys`, within a moment on PostgreSQL) and every two seconds
+/// (for the command line's rotations on a SQLite file).
 public final class KeyRing: Sendable {
     /// What a key signs. Each purpose has its own key and algorithm.
     public enum Purpose: String, Sendable, CaseIterable {
@@ -115,6 +115,16 @@ public final class KeyRing: Sendable {
         let now = clock.nowSeconds()
         let records = try store.read { try $0.publishedSigningKeys(now: now) }
         publishedRecords.withLock { $0 = records }
+    }
+
+    /// Adds a key this node just made to the published keys in memory (at start, one per
+    /// project and purpose: cheaper than reloading them all each time).
+    private func remember(_ record: SigningKeyRecord) {
+        publishedRecords.withLock { records in
+            guard var known = records, !known.contains(where: { $0.keyID == record.keyID }) else { return }
+            known.append(record)
+            records = known
+        }
     }
 
     /// The published keys' records at `now`, loaded first if they never were.
@@ -272,7 +282,7 @@ public final class KeyRing: Sendable {
         let record = try sealedNewKey(projectID: projectID, purpose: purpose)
         do {
             try store.write { try $0.insertSigningKey(record) }
-            try? reloadPublishedKeys()
+            remember(record)
             return record
         } catch let error as StoreError where error.kind == .uniqueViolation {
             // Another node or request made the first key at the same moment: use theirs.
@@ -281,6 +291,7 @@ public final class KeyRing: Sendable {
                     try $0.activeSigningKey(projectID: projectID, purpose: purpose.rawValue)
                 })
             else { throw error }
+            remember(winner)
             return winner
         }
     }

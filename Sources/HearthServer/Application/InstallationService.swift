@@ -69,7 +69,6 @@ final class InstallationService: Sendable {
     func startWorkers(singletonLease lease: LeaseKeeper) -> [PeriodicWorker] {
         let (sweeper, delivery, log, sweepWorker) = (self.sweeper, self.delivery, self.log, self.sweepWorker)
         let sweeping = PeriodicWorker(named: "fis-sweep", intervalMilliseconds: settings.sweepIntervalMilliseconds) {
-            guard lease.isHeld else { return }
             do {
                 let report = try sweeper.sweep(while: { lease.isHeld })
                 if report.deleted > 0 {

@@ -83,26 +83,27 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// Waits up to `timeoutMilliseconds` for notifications on the channels this session
-    /// listens on (`LISTEN`) and answers how many arrived; throws once the connection broke.
-    func awaitNotifications(timeoutMilliseconds: Int32) throws(StoreError) -> Int {
+    /// listens on (`LISTEN`) and answers the channels they came on; throws once the connection
+    /// broke.
+    func awaitNotifications(timeoutMilliseconds: Int32) throws(StoreError) -> Set<String> {
         if isBroken { throw StoreError(.unavailable, "the listening connection is broken") }
         let waiting = takeNotifications()
-        guard waiting == 0 else { return waiting }
+        guard waiting.isEmpty else { return waiting }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return 0 }
+        guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return [] }
         guard PQconsumeInput(handle) == 1, !isBroken else {
             throw StoreError(.unavailable, "lost the listening connection: \(Self.text(PQerrorMessage(handle)))")
         }
         return takeNotifications()
     }
 
-    private func takeNotifications() -> Int {
-        var count = 0
+    private func takeNotifications() -> Set<String> {
+        var channels: Set<String> = []
         while let notification = PQnotifies(handle) {
+            channels.insert(Self.text(notification.pointee.relname))
             PQfreemem(notification)
-            count += 1
         }
-        return count
+        return channels
     }
 
     /// Whether the last use found the connection broken.
@@ -486,7 +487,6 @@ final class PostgresServerAvailability: Sendable {
     }
 
     /// Records the probe's finding; answers whether it changed the health.
-    @discardableResult
     func noteProbe(answered: Bool) -> Bool {
         guard answering.exchange(answered, ordering: .relaxed) != answered else { return false }
         for observer in observers.withLock({ $0 }) { observer() }

@@ -80,6 +80,8 @@ public final class PostgresStore: Store {
     private let isClosed = Atomic<Bool>(false)
     private let availability: PostgresServerAvailability
     private let probe: PeriodicWorker
+    /// Who `watch` calls, by notification channel, and whether the listening thread runs.
+    private let watchers = Mutex<(byChannel: [String: [@Sendable () -> Void]], isListening: Bool)>(([:], false))
     /// The schema steps opening this store applied, in order (none when it was up to date).
     public let appliedMigrations: [Migration]
 
@@ -203,67 +205,72 @@ public final class PostgresStore: Store {
     public func write<Result: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Result
     ) throws -> Result {
-        try availability.checkAnswering()
-        return try writer().write(body)
+        try answeringWriter().get().write(body)
     }
 
     public func write<Value: Sendable>(
         _ body: @escaping @Sendable (WriteTransaction) throws -> Value,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
-        do throws(StoreError) {
-            try availability.checkAnswering()
-        } catch {
-            return completion(.failure(error))
+        switch answeringWriter() {
+        case .success(let writer): writer.write(body, completion: completion)
+        case .failure(let error): completion(.failure(error))
         }
-        writer().write(body, completion: completion)
     }
 
     @discardableResult
     public func write<Plan, Value, Answer>(_ write: StoreWrite<Plan, Value, Answer>) throws -> Answer {
-        try availability.checkAnswering()
-        return try writer().write(write)
+        try answeringWriter().get().write(write)
     }
 
     public func write<Plan, Value, Answer>(
         _ write: StoreWrite<Plan, Value, Answer>,
         completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
-        do throws(StoreError) {
-            try availability.checkAnswering()
-        } catch {
-            return completion(.failure(error))
+        switch answeringWriter() {
+        case .success(let writer): writer.write(write, completion: completion)
+        case .failure(let error): completion(.failure(error))
         }
-        writer().write(write, completion: completion)
     }
 
     public func enqueueWrite(_ body: @escaping @Sendable (WriteTransaction) throws -> Void) {
         writer().enqueue(body)
     }
 
-    /// Listens on a connection of its own, on a thread of its own (`store-listen`), which
-    /// reconnects after the server restarts and then calls `changed` once for what it missed.
+    /// One thread (`store-listen`) listens for every watched topic on one connection of its
+    /// own; it reconnects after the server restarts, and calls a topic's watchers once when it
+    /// starts listening for it, for what they may have missed before.
     public func watch(_ topic: StoreTopic, _ changed: @escaping @Sendable () -> Void) {
+        let startsListening = watchers.withLock { watchers -> Bool in
+            watchers.byChannel[topic.channel, default: []].append(changed)
+            defer { watchers.isListening = true }
+            return !watchers.isListening
+        }
+        if startsListening { startBackgroundThread(named: "store-listen") { [self] in listen() } }
+    }
+
+    private func listen() {
         let reconnectMicroseconds = useconds_t(configuration.reconnectIntervalMilliseconds * 1_000)
-        startBackgroundThread(named: "store-listen") { [self] in
-            var listening: PostgresConnection?
-            while !isClosed.load(ordering: .relaxed) {
-                do {
-                    let connection: PostgresConnection
-                    if let listening {
-                        connection = listening
-                    } else {
-                        connection = try open()
-                        try connection.executeScript("LISTEN \(topic.channel)")
-                        listening = connection
-                        changed()
-                    }
-                    // A short wait, so a closed store's thread ends soon.
-                    if try connection.awaitNotifications(timeoutMilliseconds: 250) > 0 { changed() }
-                } catch {
-                    listening = nil
-                    usleep(reconnectMicroseconds)
+        var listening: (connection: PostgresConnection, channels: Set<String>)?
+        while !isClosed.load(ordering: .relaxed) {
+            do {
+                let connection = try listening?.connection ?? open()
+                var channels = listening?.channels ?? []
+                let watched = watchers.withLock { $0.byChannel }
+                // Topics watched since the last turn, or every topic on a new connection.
+                for (channel, calls) in watched where !channels.contains(channel) {
+                    try connection.executeScript("LISTEN \(channel)")
+                    channels.insert(channel)
+                    for changed in calls { changed() }
                 }
+                listening = (connection, channels)
+                // A short wait, so a closed store's thread ends soon and new topics join soon.
+                for channel in try connection.awaitNotifications(timeoutMilliseconds: 250) {
+                    for changed in watched[channel] ?? [] { changed() }
+                }
+            } catch {
+                listening = nil
+                usleep(reconnectMicroseconds)
             }
         }
     }
@@ -285,6 +292,14 @@ public final class PostgresStore: Store {
         probe.stop()
         for writer in writers { writer.close() }
         readers.close()
+    }
+
+    /// The calling thread's writer, or why no write is tried: the server does not answer.
+    private func answeringWriter() -> Result<GroupCommitWriter, StoreError> {
+        Result { () throws(StoreError) in
+            try availability.checkAnswering()
+            return writer()
+        }
     }
 
     /// The calling thread's writer: always the same one, so the thread's writes keep their order.
