@@ -284,42 +284,31 @@ final class FaultLoad: Sendable {
                 loop { [self, tokenHolder] client in
                     let fid = generateClientFID()
                     let sent = ContinuousClock.now
-                    do {
+                    let outcome = Result {
                         try client.connect(timeoutSeconds: timeout)
-                        let response = try Self.send(kind, fid: fid, tokenHolder: tokenHolder, client: client)
-                        answers.withLock {
-                            $0.append(
-                                Answer(
-                                    kind: kind,
-                                    node: node,
-                                    sent: sent,
-                                    answered: .now,
-                                    status: response.status,
-                                    errorStatus: response.errorStatus,
-                                    failure: nil
-                                )
+                        return try Self.send(kind, fid: fid, tokenHolder: tokenHolder, client: client)
+                    }
+                    let response = try? outcome.get()
+                    answers.withLock {
+                        $0.append(
+                            Answer(
+                                kind: kind,
+                                node: node,
+                                sent: sent,
+                                answered: .now,
+                                status: response?.status,
+                                errorStatus: response?.errorStatus,
+                                failure: response == nil ? "\(outcome)" : nil
                             )
-                        }
-                        if kind == .create, response.status == 200,
-                            let refreshToken = response.json["refreshToken"] as? String
-                        {
-                            acknowledged.withLock { $0.append((response.json["fid"] as? String ?? fid, refreshToken)) }
-                        }
-                    } catch {
+                        )
+                    }
+                    if let response, kind == .create, response.status == 200,
+                        let refreshToken = response.json["refreshToken"] as? String
+                    {
+                        acknowledged.withLock { $0.append((response.json["fid"] as? String ?? fid, refreshToken)) }
+                    }
+                    if response == nil {
                         client.close()
-                        answers.withLock {
-                            $0.append(
-                                Answer(
-                                    kind: kind,
-                                    node: node,
-                                    sent: sent,
-                                    answered: .now,
-                                    status: nil,
-                                    errorStatus: nil,
-                                    failure: "\(error)"
-                                )
-                            )
-                        }
                         // A node that is down refuses at once: don't spin.
                         usleep(20_000)
                     }
