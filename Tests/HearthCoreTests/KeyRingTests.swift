@@ -30,6 +30,14 @@ import Testing
         #expect(Set(published.compactMap(\.alg)) == ["ES256", "RS256"])
     }
 
+    @Test func aKeyMadeAfterThePublishedKeysWereLoadedIsPublishedAtOnce() throws {
+        let temporary = try TemporaryStore()
+        let ring = try makeRing(temporary, clock: SystemClock())
+        #expect(try ring.publishedKeys(projectID: "demo-project").keys.isEmpty)
+        let made = try ring.activeKey(projectID: "demo-project", purpose: .installations)
+        #expect(try ring.publishedKeys(projectID: "demo-project").keys.map(\.keyID) == [made.keyID])
+    }
+
     @Test func aTokenSignedByTheActiveKeyVerifiesWithThePublishedKey() throws {
         let temporary = try TemporaryStore()
         let clock = SystemClock()

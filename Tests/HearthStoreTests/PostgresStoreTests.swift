@@ -108,6 +108,40 @@ struct PostgresStoreTests {
         #expect(otherErrors.withLock { $0 }.isEmpty, "\(otherErrors.withLock { $0.prefix(3) })")
     }
 
+    @Test func aStatementAPausedServerDoesNotAnswerFailsWithinTheAnswerTimeoutAndTheStoreRecovers() throws {
+        let cluster = try PostgreSQLCluster(ports: 55540...55549)
+        var configuration = PostgresStore.Configuration(url: cluster.url)
+        configuration.answerTimeoutMilliseconds = 500
+        configuration.connectTimeoutSeconds = 2
+        // The probe stays out of it: this is about a statement already sent.
+        configuration.probeIntervalMilliseconds = 600_000
+        let store = try PostgresStore(configuration)
+        defer { store.close() }
+        let question = SQLStatement(oneOff: "SELECT 1")
+        _ = try store.read { try $0.connection.queryFirst(question, []) }
+
+        try cluster.pause()
+        // Without the answer timeout the read would wait for this.
+        let resumed = DispatchGroup()
+        DispatchQueue.global().async(group: resumed) {
+            sleep(5)
+            try? cluster.resume()
+        }
+        defer { resumed.wait() }
+        let clock = ContinuousClock()
+        let asked = clock.now
+        #expect {
+            try store.read { try $0.connection.queryFirst(question, []) }
+        } throws: { error in
+            (error as? StoreError)?.isUnavailable == true
+        }
+        let waited = clock.now - asked
+        #expect(waited >= .milliseconds(450) && waited < .seconds(3), "the read failed after \(waited)")
+
+        resumed.wait()
+        try waitUntil { (try? store.read { try $0.connection.queryFirst(question, []) }) != nil }
+    }
+
     @Test func aGroupThatLosesADeadlockIsRunAgain() throws {
         let fixture = try StoreFixture(.postgres, migrations: Schema.migrations + [Self.scratch])
         let url = try #require(fixture.databaseURL)
