@@ -198,7 +198,11 @@ struct PostgresStoreTests {
         }
         group.wait()
         #expect(outcomes.withLock { $0 } == ["ok", "ok"])
-        #expect(attempts.load(ordering: .relaxed) == 3, "the deadlock's loser ran once more")
+        // The loser runs again at least once. Its new transaction can also lock its first row
+        // before the winner, woken by the rollback, takes it: that crosses them once more, and the
+        // new loser runs again too. So three runs or more, within the retries allowed.
+        let runs = attempts.load(ordering: .relaxed)
+        #expect((3...2 + PostgresStore.Configuration(url: url).conflictRetries).contains(runs), "\(runs) runs")
     }
 
     @Test func aStatementPastItsTimeoutIsUnavailable() throws {
