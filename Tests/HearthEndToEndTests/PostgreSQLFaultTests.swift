@@ -52,13 +52,30 @@ struct PostgreSQLFaultTests {
         // store's 12 s answer timeout); the probe finds it silent within ~5 s, and from then
         // on requests get 503 at once.
         let report = try load.run(fault: "postgres paused 10 s", answerBound: .seconds(14)) {
+            // As on a busy node, a read connection open for every handler thread.
+            _ = load.requests(.token, 16, atOnceOn: 0)
             try cluster.pause()
             defer { try? cluster.resume() }
+            // More reads than the node has handler threads: those given an open connection
+            // wait for the server, those opening one give up after the connect timeout (5 s).
+            let waiting = DispatchGroup()
+            DispatchQueue.global().async(group: waiting) { _ = load.requests(.token, 16, atOnceOn: 0) }
             #expect(
                 eventually(timeout: 9.5) { load.health.withLock { $0.contains { $0.degraded } } },
                 "/healthz never said degraded while the database was paused"
             )
+            // From then on a request is answered at once, without waiting for a handler thread
+            // to come free: sixteen sent at once.
+            let atOnce = load.requests(.token, 16, atOnceOn: 0)
+            let slowest = atOnce.map { $0.answered - $0.sent }.max() ?? .zero
+            print(
+                "postgres paused: 16 token requests sent at once while degraded: \(FaultLoad.counts(atOnce)); slowest \(slowest)"
+            )
+            #expect(atOnce.allSatisfy { $0.isUnavailable }, "\(FaultLoad.counts(atOnce))")
+            #expect(slowest < .seconds(1), "a token request sent while degraded waited \(slowest)")
             Thread.sleep(until: Date().addingTimeInterval(10 - load.secondsSinceFaultBegan))
+            try cluster.resume()
+            waiting.wait()
         }
         #expect(report.healthAfterRecovery == 200, "/healthz after recovery answered \(report.healthAfterRecovery)")
         // The HTTP threads never wait for the database (the handler pool does), and these
@@ -281,33 +298,8 @@ final class FaultLoad: Sendable {
             // Two threads of each kind: creates and sendOobCode are durable writes, token
             // requests mostly reads.
             for kind in Answer.Kind.allCases + Answer.Kind.allCases {
-                loop { [self, tokenHolder] client in
-                    let fid = generateClientFID()
-                    let sent = ContinuousClock.now
-                    let outcome = Result {
-                        try client.connect(timeoutSeconds: timeout)
-                        return try Self.send(kind, fid: fid, tokenHolder: tokenHolder, client: client)
-                    }
-                    let response = try? outcome.get()
-                    answers.withLock {
-                        $0.append(
-                            Answer(
-                                kind: kind,
-                                node: node,
-                                sent: sent,
-                                answered: .now,
-                                status: response?.status,
-                                errorStatus: response?.errorStatus,
-                                failure: response == nil ? "\(outcome)" : nil
-                            )
-                        )
-                    }
-                    if let response, kind == .create, response.status == 200,
-                        let refreshToken = response.json["refreshToken"] as? String
-                    {
-                        acknowledged.withLock { $0.append((response.json["fid"] as? String ?? fid, refreshToken)) }
-                    }
-                    if response == nil {
+                loop { [self] client in
+                    if ask(kind, node: node, client: client, timeoutSeconds: timeout).status == nil {
                         client.close()
                         // A node that is down refuses at once: don't spin.
                         usleep(20_000)
@@ -404,6 +396,53 @@ final class FaultLoad: Sendable {
                 key: Tests.apiKey
             )
         }
+    }
+
+    /// Sends `count` requests of `kind` to node `node` at once, each on a connection and a
+    /// thread of its own, and answers how each went (recorded with the load's answers).
+    func requests(_ kind: Answer.Kind, _ count: Int, atOnceOn node: Int) -> [Answer] {
+        let answers = Mutex<[Answer]>([])
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            let client = UncheckedClient(nodes[node].client())
+            Thread { [self] in
+                defer { group.leave() }
+                let answer = ask(kind, node: node, client: client.client, timeoutSeconds: 20)
+                answers.withLock { $0.append(answer) }
+            }.start()
+        }
+        group.wait()
+        return answers.withLock { $0 }
+    }
+
+    /// Sends one request of `kind` to node `node`, connecting first if need be, and records
+    /// how it was answered and, for a create, the installation acknowledged.
+    @discardableResult
+    private func ask(_ kind: Answer.Kind, node: Int, client: TestHTTPClient, timeoutSeconds: Int) -> Answer {
+        let fid = generateClientFID()
+        let sent = ContinuousClock.now
+        let outcome = Result {
+            try client.connect(timeoutSeconds: timeoutSeconds)
+            return try Self.send(kind, fid: fid, tokenHolder: tokenHolder, client: client)
+        }
+        let response = try? outcome.get()
+        let answer = Answer(
+            kind: kind,
+            node: node,
+            sent: sent,
+            answered: .now,
+            status: response?.status,
+            errorStatus: response?.errorStatus,
+            failure: response == nil ? "\(outcome)" : nil
+        )
+        answers.withLock { $0.append(answer) }
+        if let response, kind == .create, response.status == 200,
+            let refreshToken = response.json["refreshToken"] as? String
+        {
+            acknowledged.withLock { $0.append((response.json["fid"] as? String ?? fid, refreshToken)) }
+        }
+        return answer
     }
 
     static func generateToken(fid: String, refreshToken: String, client: TestHTTPClient) throws -> TestResponse {

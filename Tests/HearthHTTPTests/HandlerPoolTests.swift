@@ -70,4 +70,38 @@ import Testing
         #expect(blocked.join())
         #expect(write.join())
     }
+
+    @Test func whileJobsFailFastAPooledRequestIsAnsweredInPlaceInsteadOfQueuingBehindTheBusyThreads() throws {
+        let gate = Gate()
+        let failsFast = Atomic<Bool>(false)
+        let pool = HandlerPool(threads: 1, name: "test-pool") { failsFast.load(ordering: .relaxed) }
+        defer { pool.stop() }
+        var router = Router(log: LogCapture.discarding, handlerPool: pool)
+        router.get("/blocked") { _ in
+            gate.enterAndWait()
+            return .json(["blocked": false])
+        }
+        router.get("/store") { _ in .json(["answered": true]) }
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0, threadCount: 1, log: LogCapture.discarding),
+            responder: router
+        )
+        try server.start()
+        defer { server.stop() }
+        let port = server.boundPort!
+
+        let blocked = TestThread { _ = try? RawConnection(port: port).request("GET", "/blocked") }
+        gate.waitUntilEntered()
+        // The store is found not to answer: its handlers fail at once, so they need no pool
+        // thread, and the pool's only one is busy.
+        failsFast.store(true, ordering: .relaxed)
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let answer = try RawConnection(port: port).request("GET", "/store")
+        #expect(clock.now - asked < .seconds(1), "the request queued behind the busy pool thread")
+        #expect(answer.text == #"{"answered":true}"#)
+
+        gate.open()
+        #expect(blocked.join())
+    }
 }

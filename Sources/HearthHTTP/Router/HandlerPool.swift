@@ -5,6 +5,10 @@ public import HearthBase
 /// connection meanwhile, even while the database does not answer at all. A ``Router`` with a
 /// pool answers such a request later (a deferred response): the handler runs on a pool thread,
 /// in the order requests arrived.
+///
+/// While the resource the pool guards is known to fail fast (a database found not to
+/// answer), its jobs cannot block, so the router runs them in place: a request then gets its
+/// answer (a 503) at once instead of queuing behind threads still waiting on that resource.
 public final class HandlerPool: Sendable {
     private struct Queue {
         var jobs: [(@Sendable () -> Void)?] = []
@@ -31,9 +35,12 @@ public final class HandlerPool: Sendable {
     }
 
     private let queue: ConditionLock<Queue>
+    private let failsFast: @Sendable () -> Bool
 
-    /// Starts `threads` threads called `name-N`.
-    public init(threads: Int, name: String = "handler") {
+    /// Starts `threads` threads called `name-N`. `failsFast` says whether jobs cannot block
+    /// now; it is asked for every request, so it must be cheap.
+    public init(threads: Int, name: String = "handler", failsFast: @escaping @Sendable () -> Bool = { false }) {
+        self.failsFast = failsFast
         let count = max(1, threads)
         let queue = ConditionLock(Queue(running: count))
         self.queue = queue
@@ -46,6 +53,9 @@ public final class HandlerPool: Sendable {
             }
         }
     }
+
+    /// Whether a job would not block now, so that it may run where it is asked.
+    public var mayRunInPlace: Bool { failsFast() }
 
     /// Queues `job` to run on a pool thread.
     public func run(_ job: @escaping @Sendable () -> Void) {

@@ -202,7 +202,9 @@ public struct Router: HTTPResponder {
     ) -> Response {
         var request = request
         request.pathParameters = PathParameters(parameters)
-        guard endpoint.placement == .pool, let handlerPool else { return call(endpoint.handler, request) }
+        guard endpoint.placement == .pool, let handlerPool, !handlerPool.mayRunInPlace else {
+            return call(endpoint.handler, request)
+        }
         return .deferred { [self, request] promise in
             handlerPool.run { call(endpoint.handler, request).deliver(to: promise) }
         }

@@ -115,7 +115,7 @@ enum ServeCommand {
         }
         application.startBackgroundWork()
         let handlerPool = location.handlerThreads(processors: HTTPServer.Configuration.processorCount).map {
-            HandlerPool(threads: $0)
+            HandlerPool(threads: $0, failsFast: { store.health == .notAnswering })
         }
         var router = application.makeRouter(handlerPool: handlerPool)
         if options.testClock { application.addTestClockRoutes(to: &router, clock: clock) }
