@@ -7,7 +7,7 @@ import Testing
 enum EmailActions {
     static let limitsAPIKey = "limits-api-key"
 
-    static func server() throws -> HearthServerProcess {
+    static func server(_ arguments: [String] = []) throws -> HearthServerProcess {
         // Always the same text: one file serves every test (written atomically).
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-oob-limits-project.json")
         let document = """
@@ -18,7 +18,7 @@ enum EmailActions {
                            "emailsPerClientAddressPerHour": 4}}]}
             """
         try Data(document.utf8).write(to: path, options: .atomic)
-        return try HearthServerProcess(arguments: ["--test-clock", "--config", path.path, "--dev"])
+        return try HearthServerProcess(arguments: ["--test-clock", "--config", path.path, "--dev"] + arguments)
     }
 }
 

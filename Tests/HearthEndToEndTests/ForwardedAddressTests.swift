@@ -82,4 +82,37 @@ import Testing
                 + "\(answered.filter { $0 == 200 }.count) served, \(answered.filter { $0 == 503 }.count) refused"
         )
     }
+
+    @Test func aClientBehindATrustedProxyIsCountedByTheAddressTheProxyAppended() throws {
+        // This test's connections come from 127.0.0.1, trusted as the proxy.
+        let server = try EmailActions.server(["--trusted-proxies", "127.0.0.1"])
+        let client = server.client()
+        var recipient = 0
+        func send(forwardedFor: String) throws -> Int {
+            recipient += 1
+            return try client.sendOobCode(
+                [
+                    "requestType": "EMAIL_SIGNIN", "email": "p\(recipient)@example.com",
+                    "continueUrl": "https://app.example.org/",
+                ],
+                key: EmailActions.limitsAPIKey,
+                headers: [("X-Forwarded-For", forwardedFor)]
+            ).status
+        }
+        // limits-project: 4 emails per client address per hour. Ten clients, one email each.
+        let tenClients = try (1...10).map { try send(forwardedFor: "203.0.113.\($0)") }
+        #expect(tenClients == Array(repeating: 200, count: 10))
+        // One client, five emails.
+        let oneClient = try (1...5).map { _ in try send(forwardedFor: "198.51.100.7") }
+        #expect(oneClient == Array(repeating: 200, count: 4) + [400])
+        // That client naming a fresh address of its own, left of what the proxy appended.
+        let disguised = try send(forwardedFor: "192.0.2.99, 198.51.100.7")
+        #expect(disguised == 400)
+        #expect(server.waitForOutput(#""remote":"198.51.100.7""#, timeout: 5))
+        print(
+            "forwarded headers, trusted proxy: 10 addresses named by the proxy \(tenClients.filter { $0 == 200 }.count) "
+                + "sent; one address 5 sends, \(oneClient.filter { $0 == 200 }.count) sent; its own entry on the left: "
+                + "\(disguised)"
+        )
+    }
 }

@@ -15,7 +15,8 @@ struct ScalingExampleTests {
     func theNginxExampleBalancesTwoNodesAndSurvivesOneKilled() throws {
         let database = try TestDatabase()
         let key = ["HEARTH_MASTER_KEY": Base64URL.encode(SecureRandom.bytes(count: 32))]
-        let arguments = ["--per-ip-connection-limit", "0"]
+        // What the docs give each node, with nginx's address here.
+        let arguments = ["--per-ip-connection-limit", "0", "--trusted-proxies", "127.0.0.1"]
         let a = try HearthServerProcess(arguments: arguments, environment: key, database: database)
         let b = try HearthServerProcess(arguments: arguments, environment: key, database: database)
         let nginx = try DocumentedNginx(upstreamPorts: [a.port, b.port])
@@ -37,6 +38,18 @@ struct ScalingExampleTests {
         }
         #expect(bothCounted, "A \(servedByA), B \(servedByB) of \(2 * rounds)")
         #expect(servedByA > 0 && servedByB > 0, "A \(servedByA), B \(servedByB)")
+
+        // A client (from another loopback address) naming another address in its own
+        // X-Forwarded-For: the nodes count and log the address nginx appended.
+        let disguised = try TestHTTPClient(port: nginx.port, from: "127.0.0.2").request(
+            "GET",
+            "/v1/projects/\(Seed.project)/jwks",
+            headers: [("X-Forwarded-For", "192.0.2.1")]
+        )
+        #expect(disguised.status == 200)
+        let remote = { (text: String) in [a, b].contains { $0.output.contains { $0.contains(text) } } }
+        #expect(eventually { remote(#""remote":"127.0.0.2""#) }, "no node logged the client's own address")
+        #expect(!remote(#""remote":"192.0.2.1""#), "a node took the address the client named")
 
         b.kill()
         var statuses: [Int] = []

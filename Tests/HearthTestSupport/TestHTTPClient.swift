@@ -34,14 +34,18 @@ public struct TestHTTPError: Error, CustomStringConvertible {
 public final class TestHTTPClient {
     public let host: String
     public let port: Int
+    /// The local address connections are made from (any loopback address reaches a server
+    /// on 127.0.0.1); `nil`: the system's choice.
+    public let sourceAddress: String?
     private var socket: Int32 = -1
     /// How many TCP connections this client has opened so far.
     public private(set) var connectionsOpened = 0
     private var buffer: [UInt8] = []
 
-    public init(host: String = "127.0.0.1", port: Int) {
+    public init(host: String = "127.0.0.1", port: Int, from sourceAddress: String? = nil) {
         self.host = host
         self.port = port
+        self.sourceAddress = sourceAddress
     }
 
     deinit { close() }
@@ -61,21 +65,31 @@ public final class TestHTTPClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        if let sourceAddress, Self.withIPv4(sourceAddress, port: 0, { Glibc.bind(fd, $0, $1) }) != 0 {
+            Glibc.close(fd)
+            throw TestHTTPError("bind to \(sourceAddress) failed: errno \(errno)")
         }
-        guard result == 0 else {
+        guard Self.withIPv4(host, port: port, { Glibc.connect(fd, $0, $1) }) == 0 else {
             Glibc.close(fd)
             throw TestHTTPError("connect to \(host):\(port) failed: errno \(errno)")
         }
         socket = fd
         connectionsOpened += 1
+    }
+
+    /// Calls `body` (`bind`, `connect`) with the socket address of IPv4 `address` and `port`.
+    private static func withIPv4(
+        _ address: String,
+        port: Int,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Int32 {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, address, &socketAddress.sin_addr)
+        return withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     /// Sends a request and reads its response, reconnecting if the server closed the

@@ -24,6 +24,10 @@ extension HTTPServer {
         /// answered 503 and closed. 0 means no limit. Behind a reverse proxy every connection
         /// comes from the proxy's address: raise it to the connection limit, or set 0.
         public var perIPConnectionLimit: Int
+        /// The reverse proxies whose `X-Forwarded-For` names the client of a request they
+        /// pass on (``Request/remoteAddress``); none by default. The connection limits still
+        /// count the TCP peer.
+        public var trustedProxies: TrustedProxies = .none
         /// Seconds a connection may sit idle — between body chunks, or while an answer waits
         /// for the client to read — before it is closed.
         public var connectionTimeoutSeconds: Int

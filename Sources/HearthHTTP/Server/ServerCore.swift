@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     let memoryTrimmer: IdleMemoryTrimmer
     let accessLog: AccessLog?
     let log: Log
+    /// ``HTTPServer/Configuration/trustedProxies``.
+    let trustedProxies: TrustedProxies
     /// Requests begun and not yet completed: body arriving, handler running or answer being sent.
     let inFlight = Atomic<Int>(0)
     /// Set once shutdown begins: answers then carry `Connection: close` so that clients leave
@@ -55,6 +57,7 @@ final class ServerCore: Sendable {
         )
         self.accessLog = configuration.accessLog
         self.log = configuration.log
+        self.trustedProxies = configuration.trustedProxies
     }
 
     /// The 413 answer.

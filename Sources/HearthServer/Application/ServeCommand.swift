@@ -68,6 +68,7 @@ enum ServeCommand {
             options.threads > 0 ? options.threads : HTTPServer.Configuration.processorCount
         httpConfiguration.connectionLimit = options.connectionLimit
         httpConfiguration.perIPConnectionLimit = options.perIPConnectionLimit
+        httpConfiguration.trustedProxies = options.trustedProxies
         httpConfiguration.connectionTimeoutSeconds = options.connectionTimeoutSeconds
         httpConfiguration.requestHeadTimeoutMilliseconds = options.requestHeadTimeoutMilliseconds
         httpConfiguration.bodyMinimumBytesPerSecond = options.bodyMinimumBytesPerSecond

@@ -1,3 +1,5 @@
+public import HearthHTTP
+
 /// Everything `hearth serve` is told on its command line.
 public struct ServeOptions: Sendable, Equatable {
     public var host = "127.0.0.1"
@@ -16,6 +18,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var connectionLimit = 10_000
     /// 0 means no limit.
     public var perIPConnectionLimit = 1_000
+    /// The proxies whose `X-Forwarded-For` names the client (`--trusted-proxies`).
+    public var trustedProxies = TrustedProxies.none
     public var connectionTimeoutSeconds = 30
     public var requestHeadTimeoutMilliseconds = 10_000
     /// 0 means no minimum.
@@ -53,13 +57,14 @@ public struct ServeOptions: Sendable, Equatable {
     static let valuedFlags = Set([
         "host", "port", "data", "database", "master-key-file", "config", "public-url", "threads", "connection-limit",
         "per-ip-connection-limit", "connection-timeout", "request-head-timeout-ms", "body-min-rate", "max-body-bytes",
-        "installation-sweep-interval-ms", "webhook-retry-base-ms", "lease-seconds",
+        "installation-sweep-interval-ms", "webhook-retry-base-ms", "lease-seconds", "trusted-proxies",
     ]).union(MailServeOptions.valuedFlags)
 
     public static let usage = """
         usage: hearth serve [--host 127.0.0.1] [--port 9099] [--data .hearth] [--database URL]
                             [--master-key-file FILE] [--config FILE] [--dev] [--public-url URL] [--smtp URL]
                             [--threads N] [--connection-limit N] [--per-ip-connection-limit N]
+                            [--trusted-proxies ADDRESSES]
                             [--connection-timeout SECONDS] [--request-head-timeout-ms N]
                             [--body-min-rate BYTES_PER_SECOND] [--max-body-bytes N] [--test-clock]
                             [--installation-sweep-interval-ms N] [--webhook-retry-base-ms N]
@@ -83,6 +88,11 @@ public struct ServeOptions: Sendable, Equatable {
           --per-ip-connection-limit N
                                   open connections from one client address; one more gets
                                   503; 0 for none (default 1000; behind a proxy raise or 0)
+          --trusted-proxies ADDRESSES
+                                  the reverse proxies in front of this node, as addresses or
+                                  ranges separated by commas (10.0.0.5,10.1.0.0/16,fd00::/8):
+                                  a request from one counts as coming from the client its
+                                  X-Forwarded-For names (default: none; the TCP peer counts)
           --connection-timeout S  close connections idle S seconds (default 30)
           --request-head-timeout-ms N
                                   request line and headers must arrive within N ms of the
@@ -134,6 +144,16 @@ public struct ServeOptions: Sendable, Equatable {
             in: 0...1_000_000,
             command: "serve"
         )
+        if let list = parsed.value("trusted-proxies") {
+            do {
+                options.trustedProxies = try TrustedProxies(parsing: list)
+            } catch {
+                throw UsageError(
+                    "hearth serve: --trusted-proxies takes IP addresses and ranges (10.0.0.5, 10.1.0.0/16, fd00::/8) "
+                        + "separated by commas; \"\(error.entry)\" is not one"
+                )
+            }
+        }
         options.requestHeadTimeoutMilliseconds = try parsed.integer(
             "request-head-timeout-ms",
             default: options.requestHeadTimeoutMilliseconds,

@@ -92,7 +92,7 @@ extension ServerCore {
                 connection: connection,
                 method: HTTPMethod(cString: method),
                 path: String(cString: url),
-                remoteAddress: Self.remoteAddress(connection),
+                remoteAddress: clientAddress(connection),
                 startNanoseconds: start,
                 closing: true
             )
@@ -119,7 +119,7 @@ extension ServerCore {
             connection: connection,
             method: HTTPMethod(cString: method),
             path: String(cString: url),
-            remoteAddress: Self.remoteAddress(connection),
+            remoteAddress: clientAddress(connection),
             startNanoseconds: start
         )
     }
@@ -138,12 +138,12 @@ extension ServerCore {
                 connection: connection,
                 method: httpMethod,
                 path: String(cString: url),
-                remoteAddress: Self.remoteAddress(connection),
+                remoteAddress: clientAddress(connection),
                 startNanoseconds: state.startNanoseconds
             )
         }
         let path = String(cString: url)
-        let remoteAddress = Self.remoteAddress(connection)
+        let remoteAddress = clientAddress(connection)
         let response: Response
         switch state.body.finish() {
         case .failure(.tooLarge):
@@ -300,8 +300,6 @@ extension ServerCore {
         return headers
     }
 
-    /// Query arguments, raw from libmicrohttpd (see `MicroHTTPDCallbacks.keepEscaped`) and
-    /// decoded here.
     /// Every header as received (names not lower-cased), duplicates included.
     private static func rawHeaders(_ connection: OpaquePointer) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
@@ -320,6 +318,8 @@ extension ServerCore {
         return headers
     }
 
+    /// Query arguments, raw from libmicrohttpd (see `MicroHTTPDCallbacks.keepEscaped`) and
+    /// decoded here.
     private static func queryItems(_ connection: OpaquePointer) -> QueryItems {
         var items = QueryItems()
         withUnsafeMutablePointer(to: &items) { target in
@@ -340,11 +340,38 @@ extension ServerCore {
         return items
     }
 
-    private static func remoteAddress(_ connection: OpaquePointer) -> String {
+    /// The client's address: the TCP peer's, or the one a trusted proxy's `X-Forwarded-For`
+    /// names (see ``TrustedProxies``).
+    private func clientAddress(_ connection: OpaquePointer) -> String {
         guard let info = CMicroHTTPD_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
             let address = info.pointee.client_addr
         else { return "" }
-        return SocketAddress.describe(address)
+        let peer = SocketAddress.describe(address)
+        guard !trustedProxies.isEmpty else { return peer }
+        return trustedProxies.clientAddress(peer: peer, forwardedFor: Self.forwardedFor(connection))
+    }
+
+    /// Every `X-Forwarded-For` value, in the order received.
+    private static func forwardedFor(_ connection: OpaquePointer) -> [String] {
+        var values: [String] = []
+        withUnsafeMutablePointer(to: &values) { target in
+            _ = MHD_get_connection_values_n(
+                connection,
+                .HEADER_KIND,
+                { target, _, name, nameLength, value, valueLength in
+                    let name = ServerCore.bytes(name, nameLength)
+                    if name.count == forwardedForName.count,
+                        zip(name, forwardedForName).allSatisfy({ ASCII.lowercased($0) == $1 })
+                    {
+                        target!.assumingMemoryBound(to: [String].self).pointee
+                            .append(ServerCore.string(value, valueLength))
+                    }
+                    return .YES
+                },
+                target
+            )
+        }
+        return values
     }
 
     private static func bytes(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> UnsafeBufferPointer<UInt8> {
@@ -370,3 +397,5 @@ extension ServerCore {
         return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 }
+
+private let forwardedForName = Array("x-forwarded-for".utf8)
