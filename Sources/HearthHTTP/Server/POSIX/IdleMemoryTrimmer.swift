@@ -8,7 +8,9 @@ import Synchronization
 /// requests or connections a server would otherwise stay at its peak resident size.
 ///
 /// "Idle" is: no request begun and no connection closed for ``idleNanoseconds``. The trim runs
-/// once per idle period, on the connection guard's thread (its `onTick`).
+/// on the connection guard's thread (its `onTick`) once the server has been idle that long, and
+/// once more after ten times that: libmicrohttpd frees a closed connection's memory after it
+/// tells of the close, and on a loaded machine that can come after the first trim.
 final class IdleMemoryTrimmer: Sendable {
     let idleNanoseconds: UInt64
     /// Bumped by every request begun and connection closed.
@@ -17,8 +19,11 @@ final class IdleMemoryTrimmer: Sendable {
     private struct Seen {
         var activity: UInt64 = 0
         var since: UInt64 = 0
-        var trimmedAt: UInt64 = 0
+        /// Trims done since the last activity (none before the first activity).
+        var trims = IdleMemoryTrimmer.trimAfterPeriods.count
     }
+    /// How long after the last activity each trim of an idle period runs, in idle periods.
+    private static let trimAfterPeriods: [UInt64] = [1, 10]
     private let seen = Mutex(Seen())
     /// Trims done, for tests.
     let trims = Atomic<Int>(0)
@@ -41,10 +46,13 @@ final class IdleMemoryTrimmer: Sendable {
             if current != seen.activity {
                 seen.activity = current
                 seen.since = now
+                seen.trims = 0
                 return false
             }
-            guard seen.trimmedAt != current, now &- seen.since >= idleNanoseconds else { return false }
-            seen.trimmedAt = current
+            guard seen.trims < Self.trimAfterPeriods.count,
+                now &- seen.since >= Self.trimAfterPeriods[seen.trims] * idleNanoseconds
+            else { return false }
+            seen.trims += 1
             return true
         }
         guard due else { return }
