@@ -99,12 +99,13 @@ public final class HearthServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits for the exit, and for its last lines to be read.
     @discardableResult
     public func stop() -> Int32 {
         guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
         process.terminate()
         process.waitUntilExit()
+        lines.waitUntilClosed(timeout: 5)
         return process.terminationStatus
     }
 
@@ -180,6 +181,15 @@ final class LineCollector: @unchecked Sendable {
             }
         }
         thread.start()
+    }
+
+    /// Waits until the child's output has been read to its end (a child that inherited the
+    /// pipe may hold it open: hence the bound).
+    func waitUntilClosed(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while !closed && lock.wait(until: deadline) {}
     }
 
     func waitFor(_ text: String, timeout: TimeInterval) -> Bool {
