@@ -49,6 +49,16 @@ struct StartupGuideTests {
         #expect(StartupGuide.warnings(options).count == 1)
     }
 
+    @Test("trusting every address as a proxy is warned about; trusting some is not")
+    func everyAddressTrusted() throws {
+        for list in ["0.0.0.0/0", "10.0.0.5,::/0"] {
+            let warnings = StartupGuide.warnings(try ServeOptions.parse(["--trusted-proxies", list]))
+            #expect(warnings.count == 1, "\(list)")
+            #expect(warnings.first?.hasPrefix("--trusted-proxies trusts every address") == true)
+        }
+        #expect(StartupGuide.warnings(try ServeOptions.parse(["--trusted-proxies", "10.0.0.0/8,fd00::/8"])).isEmpty)
+    }
+
     @Test("--test-clock is refused unless the server listens on loopback only")
     func testClockNeedsLoopback() throws {
         for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {

@@ -1,5 +1,6 @@
 import HearthBase
 import HearthCore
+import HearthHTTP
 
 /// What a newcomer needs once the server is up, logged right after "hearth is ready": where
 /// the emails go and how to read them, and how to point stock Firebase SDKs and REST clients
@@ -45,13 +46,23 @@ enum StartupGuide {
     }
 
     /// What start-up warns about: the development seed reachable from other machines, where
-    /// anyone could use its fixed admin credential and read its codes.
+    /// anyone could use its fixed admin credential and read its codes; and every address
+    /// trusted as a proxy, where any client can name any address.
     static func warnings(_ options: ServeOptions) -> [String] {
-        guard options.runsDevelopmentSeed && options.listensBeyondThisMachine else { return [] }
-        return [
-            "the development seed is listening on \(options.host): any machine that reaches it can call admin "
-                + "routes with \"Bearer owner\" and read every emailed code at /emulator/v1/projects/"
-                + "\(DevelopmentSeed.projectID)/oobCodes; serve real projects with --config and without --dev"
-        ]
+        var warnings: [String] = []
+        if options.runsDevelopmentSeed && options.listensBeyondThisMachine {
+            warnings.append(
+                "the development seed is listening on \(options.host): any machine that reaches it can call admin "
+                    + "routes with \"Bearer owner\" and read every emailed code at /emulator/v1/projects/"
+                    + "\(DevelopmentSeed.projectID)/oobCodes; serve real projects with --config and without --dev"
+            )
+        }
+        if options.trustedProxies.trustsEveryAddress {
+            warnings.append(
+                "--trusted-proxies trusts every address: any client can name another address in X-Forwarded-For "
+                    + "and so escape its per-address limits; name only your proxies' addresses"
+            )
+        }
+        return warnings
     }
 }

@@ -1,3 +1,5 @@
+import HearthBase
+
 /// The reverse proxies whose word on a client's address counts. A request whose TCP peer is
 /// one of them is counted as coming from the address its `X-Forwarded-For` names: the
 /// rightmost entry that is not itself a trusted proxy. Entries to the left of that one were
@@ -32,15 +34,15 @@ public struct TrustedProxies: Sendable, Equatable {
     public init(parsing list: String) throws(TrustedProxies.InvalidEntry) {
         var ranges: [Range] = []
         for entry in list.split(separator: ",") {
-            let text = entry.trimmingSpaces
+            let text = entry.trimmingASCIIWhitespace()
             let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let bytes = IPAddress.parse(parts[0]) else { throw InvalidEntry(entry: String(text)) }
+            guard let bytes = IPAddress.parse(parts[0]) else { throw InvalidEntry(entry: text) }
             // An IPv4-mapped IPv6 address reads as IPv4, so its prefix would count the wrong bits.
-            guard bytes.count == 16 || !parts[0].contains(":") else { throw InvalidEntry(entry: String(text)) }
+            guard bytes.count == 16 || !parts[0].contains(":") else { throw InvalidEntry(entry: text) }
             var prefixLength = bytes.count * 8
             if parts.count == 2 {
                 guard let length = Int(parts[1]), (0...prefixLength).contains(length) else {
-                    throw InvalidEntry(entry: String(text))
+                    throw InvalidEntry(entry: text)
                 }
                 prefixLength = length
             }
@@ -55,6 +57,9 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     public var isEmpty: Bool { ranges.isEmpty }
+
+    /// Whether a range holds every IPv4 or every IPv6 address (`0.0.0.0/0`, `::/0`).
+    public var trustsEveryAddress: Bool { ranges.contains { $0.prefixLength == 0 } }
 
     /// Whether `address` (in the form ``IPAddress/describe(_:)`` gives) is a trusted proxy's.
     public func contains(_ address: some StringProtocol) -> Bool {
@@ -76,7 +81,9 @@ public struct TrustedProxies: Sendable, Equatable {
         var client = peer
         for value in values.reversed() {
             for entry in value.split(separator: ",").reversed() {
-                guard let bytes = IPAddress.parse(Self.withoutPort(entry.trimmingSpaces)) else { return client }
+                guard let bytes = IPAddress.parse(Self.withoutPort(entry.trimmingASCIIWhitespace())) else {
+                    return client
+                }
                 client = IPAddress.describe(bytes)
                 if !contains(bytes: bytes) { return client }
             }
@@ -86,23 +93,13 @@ public struct TrustedProxies: Sendable, Equatable {
 
     /// `192.0.2.1:443` → `192.0.2.1`, `[2001:db8::1]:443` or `[2001:db8::1]` → `2001:db8::1`;
     /// anything else as it is.
-    private static func withoutPort(_ entry: Substring) -> Substring {
+    private static func withoutPort(_ entry: String) -> Substring {
         if entry.first == "[", let close = entry.firstIndex(of: "]") {
             return entry[entry.index(after: entry.startIndex)..<close]
         }
         if let colon = entry.firstIndex(of: ":"), entry.lastIndex(of: ":") == colon {
             return entry[..<colon]
         }
-        return entry
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
+        return entry[...]
     }
 }
